@@ -2,11 +2,46 @@
  * sse-answer: read one JSON-RPC answer from an MCP Streamable HTTP response — plain JSON or a
  * `text/event-stream` — and hold no stream.
  *
- * The pipeline, one file a stage: the SSE scanner (`scanner.ts`), the response selector
- * (`selector.ts`), the byte-budget guard (`budget.ts`), their composition (`answer.ts`), and the
- * driver over a fetch `Response` (`read-answer.ts`).
+ * The pipeline, one file a stage: the SSE scanner (`scanner.ts`, over `utf8.ts`), the response
+ * selector (`selector.ts`), the byte-budget guard (`budget.ts`), their composition into the
+ * answer reducer (`answer.ts`), and the driver over a fetch `Response` (`read-answer.ts`).
+ * Everything here uses web-platform globals only.
  * @packageDocumentation
  */
 
 export { scan, scanEnd, scanStart } from './scanner.js';
 export type { ScanEndOptions, ScanResult, ScanState, SseEvent } from './scanner.js';
+
+export { select, selectEnd, selectStart, selectValue } from './selector.js';
+export type { NoAnswerReason, SelectEndResult, SelectOptions, SelectResult, SelectState } from './selector.js';
+
+export { budget, budgetStart, DEFAULT_MAX_BYTES } from './budget.js';
+export type { BudgetResult, BudgetState } from './budget.js';
+
+export { answer, answerEnd, answerStart } from './answer.js';
+export type {
+  AnswerEndResult,
+  AnswerFormat,
+  AnswerOptions,
+  AnswerOutcome,
+  AnswerResult,
+  AnswerState,
+  MalformedReason,
+} from './answer.js';
+
+export { ACCEPT, readAnswer } from './read-answer.js';
+export type { ReadAnswerOptions } from './read-answer.js';
+
+export { AnswerError, isAnswerError } from './errors.js';
+export type { AnswerDetail, AnswerErrorCode, AnswerErrorOptions } from './errors.js';
+
+export type {
+  JsonObject,
+  JsonRpcErrorResponse,
+  JsonRpcMessage,
+  JsonRpcRequest,
+  JsonRpcRequestId,
+  JsonRpcResponse,
+  JsonRpcResultResponse,
+  JsonValue,
+} from './json-rpc.js';

@@ -1,0 +1,87 @@
+/**
+ * The one error type of the answer path, with a code a caller can switch on and the detail an
+ * operator needs to tell a slow server from a broken one.
+ * @module
+ */
+
+import type { MalformedReason } from './answer.js';
+
+/**
+ * Why reading an answer failed. More codes may be added in minor releases (an HTTP status check,
+ * for one): a caller's `switch` needs a `default`.
+ * - `unsupported_content_type`: neither `application/json` nor `text/event-stream`; the body was not read.
+ * - `malformed_answer`: the body ended without an answer; see {@link AnswerError.reason}.
+ * - `budget_exceeded`: the body went past `maxBytes` before the answer was complete.
+ * - `aborted` / `timeout`: the `signal` aborted; `timeout` when its reason is a `TimeoutError`.
+ * - `stream_failed`: the body errored while being read; the stream's error is the `cause`.
+ */
+export type AnswerErrorCode =
+  | 'unsupported_content_type'
+  | 'malformed_answer'
+  | 'budget_exceeded'
+  | 'aborted'
+  | 'timeout'
+  | 'stream_failed';
+
+/** What had been read when the error happened. */
+export interface AnswerDetail {
+  /** The response's `Content-Type` header as received, or `null` when it had none. */
+  readonly contentType: string | null;
+  /** Body bytes delivered so far, counting any past the cap in the last chunk. */
+  readonly bytesRead: number;
+  /** The cap in force (`Infinity` for none). */
+  readonly maxBytes: number;
+  /** SSE events dispatched (0 for a JSON body). */
+  readonly events: number;
+  /** Messages passed over: notifications, server requests, responses to other requests. */
+  readonly messages: number;
+  /** Events, batch elements or bodies that were not JSON, or JSON that is not a message. */
+  readonly ignored: number;
+  /** The stream's last event id ('' when none), for a caller that resumes the stream. */
+  readonly lastEventId: string;
+  /** The last valid `retry` the stream set, in milliseconds. */
+  readonly retry: number | undefined;
+}
+
+/** The brand that identifies an AnswerError across copies of this package (ESM and CJS). */
+const BRAND: unique symbol = Symbol.for('sse-answer.AnswerError') as never;
+
+/** Options for the {@link AnswerError} constructor. */
+export interface AnswerErrorOptions {
+  /** For `malformed_answer`: why. */
+  readonly reason?: MalformedReason | undefined;
+  /** The underlying error: the stream's, the abort reason, or JSON.parse's. */
+  readonly cause?: unknown;
+}
+
+/** Reading an answer failed. Check {@link AnswerError.code}; {@link isAnswerError} tells one apart. */
+export class AnswerError extends Error {
+  /** What went wrong; see {@link AnswerErrorCode}. */
+  readonly code: AnswerErrorCode;
+  /** For `malformed_answer` only: `no_message`, `no_response` or `invalid_json`. */
+  readonly reason?: MalformedReason;
+  /** What had been read. */
+  readonly detail: AnswerDetail;
+
+  /** Creates an error; the message should say what happened in words an operator can act on. */
+  constructor(code: AnswerErrorCode, message: string, detail: AnswerDetail, options: AnswerErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'AnswerError';
+    this.code = code;
+    if (options.reason !== undefined) this.reason = options.reason;
+    this.detail = detail;
+  }
+
+  /** @internal */
+  get [BRAND](): true {
+    return true;
+  }
+}
+
+/**
+ * Whether `value` is an {@link AnswerError} — also one from another copy of this package (the
+ * ESM and the CJS build loaded side by side), where `instanceof` would say no.
+ */
+export function isAnswerError(value: unknown): value is AnswerError {
+  return typeof value === 'object' && value !== null && (value as { [BRAND]?: unknown })[BRAND] === true;
+}

@@ -1,0 +1,72 @@
+/**
+ * JSON-RPC message types, as loose as what the selector checks and no looser: a message is a
+ * JSON object that carries `method`, `result` or `error`. Nothing else is validated, so the types
+ * promise nothing else — the values are exactly what `JSON.parse` produced.
+ * @module
+ */
+
+/** Any value `JSON.parse` can produce. */
+export type JsonValue = null | boolean | number | string | JsonValue[] | JsonObject;
+
+/** A JSON object, as `JSON.parse` produces it. */
+export interface JsonObject {
+  [key: string]: JsonValue;
+}
+
+/** A JSON-RPC request id as a client sends it. `null` is reserved for "unknown" in error responses. */
+export type JsonRpcRequestId = string | number;
+
+/**
+ * A message from the server that carries `method`: a notification, or a request from the server
+ * to the client (it also carries `id`). This library answers neither; it reports them.
+ */
+export interface JsonRpcRequest extends JsonObject {
+  /** The method name; not checked to be a string. */
+  method: JsonValue;
+}
+
+/** A response that carries `result`. */
+export interface JsonRpcResultResponse extends JsonObject {
+  /** The result, exactly as parsed. */
+  result: JsonValue;
+}
+
+/** A response that carries `error`. */
+export interface JsonRpcErrorResponse extends JsonObject {
+  /** The error object, exactly as parsed; a well-formed one has `code` and `message`. */
+  error: JsonValue;
+}
+
+/** A response: an object that carries `result` or `error` and no `method`. */
+export type JsonRpcResponse = JsonRpcResultResponse | JsonRpcErrorResponse;
+
+/** Any JSON-RPC message: an object carrying `method`, `result` or `error`. */
+export type JsonRpcMessage = JsonRpcRequest | JsonRpcResponse;
+
+/** What a parsed JSON value is to the selector. */
+export type MessageKind = 'request' | 'response' | 'not_a_message';
+
+const hasOwn = (value: object, key: string): boolean => Object.prototype.hasOwnProperty.call(value, key);
+
+/**
+ * Classifies one JSON value (not a batch). Anything carrying `method` is a request or
+ * notification even if it also carries `result` — a client must never take it for its answer.
+ */
+export function messageKind(value: unknown): MessageKind {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'not_a_message';
+  if (hasOwn(value, 'method')) return 'request';
+  if (hasOwn(value, 'result') || hasOwn(value, 'error')) return 'response';
+  return 'not_a_message';
+}
+
+/**
+ * Whether `response` answers the request `requestId`: any response when no id is given; else one
+ * with that id, compared strictly (`1` is not `"1"`), or an error response with `id: null` — the
+ * server's way of saying it could not read the request at all.
+ */
+export function answers(response: JsonRpcResponse, requestId: JsonRpcRequestId | undefined): boolean {
+  if (requestId === undefined) return true;
+  const id = response['id'];
+  if (id === requestId) return true;
+  return id === null && hasOwn(response, 'error');
+}

@@ -1,0 +1,164 @@
+/**
+ * The response selector: SSE events (or a parsed JSON body) in, the answer out, as a pure reducer.
+ *
+ * Rules, in the order they apply to each event:
+ * - the event type is not read: an event of any type may carry the answer;
+ * - empty data is passed over (an MCP priming event: an id, maybe a retry, no data);
+ * - data is parsed as JSON; data that is not JSON, and JSON that is not a message, is passed over
+ *   and counted, but is not a message;
+ * - an array is a batch: its elements are examined in order as if each had come alone (an element
+ *   that is itself an array is not a message: JSON-RPC has no nested batches);
+ * - a message carrying `method` is passed over and reported (a notification or a server request);
+ * - the first message carrying `result` or `error` that answers the request is the answer; a
+ *   response to another request is passed over and reported;
+ * - after the answer, further input is ignored.
+ * @module
+ */
+
+import {
+  answers,
+  messageKind,
+  type JsonRpcMessage,
+  type JsonRpcRequestId,
+  type JsonRpcResponse,
+} from './json-rpc.js';
+import type { SseEvent } from './scanner.js';
+
+/** The selector's state: plain, immutable data (the answer, once found, is the parsed object). */
+export interface SelectState {
+  /** The id of the request being answered; `undefined` takes the first response. */
+  readonly requestId: JsonRpcRequestId | undefined;
+  /** Events examined, priming events included. */
+  readonly events: number;
+  /** Messages passed over: notifications, server requests, responses to other requests. */
+  readonly messages: number;
+  /** Events (or batch elements, or a JSON body) that were not JSON or not a message. */
+  readonly ignored: number;
+  /** The answer, once found. */
+  readonly answer: JsonRpcResponse | undefined;
+}
+
+/** Options for {@link selectStart}. */
+export interface SelectOptions {
+  /** Only a response with this id (or an error response with `id: null`) answers. */
+  readonly requestId?: JsonRpcRequestId | undefined;
+}
+
+/** What {@link select} and {@link selectValue} return. */
+export interface SelectResult {
+  /** The state after the input; the state passed in is unchanged. */
+  readonly state: SelectState;
+  /** Messages passed over by this input, in order: what an `onMessage` callback is given. */
+  readonly messages: JsonRpcMessage[];
+  /** The answer, if this input carried it; `undefined` otherwise (also once it was found before). */
+  readonly answer: JsonRpcResponse | undefined;
+}
+
+/** Why a finished input has no answer. */
+export type NoAnswerReason = 'no_message' | 'no_response';
+
+/** What {@link selectEnd} returns: the answer, or why there is none. */
+export type SelectEndResult =
+  | { readonly state: SelectState; readonly answer: JsonRpcResponse; readonly reason?: undefined }
+  | { readonly state: SelectState; readonly answer?: undefined; readonly reason: NoAnswerReason };
+
+/** The state that begins selecting the answer to one request. */
+export function selectStart(options: SelectOptions = {}): SelectState {
+  return { requestId: options.requestId, events: 0, messages: 0, ignored: 0, answer: undefined };
+}
+
+/** Examines SSE events in order. Pure; the events are not changed. */
+export function select(state: SelectState, events: readonly SseEvent[]): SelectResult {
+  if (state.answer !== undefined || events.length === 0) return { state, messages: [], answer: undefined };
+  const work = new Selection(state);
+  for (let i = 0; i < events.length && work.answer === undefined; i++) {
+    work.events++;
+    const data = events[i]!.data;
+    if (data === '') continue; // priming: an id (and a retry) for resumption, no message
+    work.json(data);
+  }
+  return work.result(state);
+}
+
+/**
+ * Examines one parsed JSON value — an `application/json` body: one message or a batch — by the
+ * same rules as an event's data. Pure.
+ */
+export function selectValue(state: SelectState, value: unknown): SelectResult {
+  if (state.answer !== undefined) return { state, messages: [], answer: undefined };
+  const work = new Selection(state);
+  work.value(value);
+  return work.result(state);
+}
+
+/**
+ * Ends the input: the answer if one came, else the reason there is none — `no_message` when no
+ * message came at all, `no_response` when messages came but none answered.
+ */
+export function selectEnd(state: SelectState): SelectEndResult {
+  if (state.answer !== undefined) return { state, answer: state.answer };
+  return { state, reason: state.messages === 0 ? 'no_message' : 'no_response' };
+}
+
+/** A mutable working copy of the counters for one call, read back into a new state. */
+class Selection {
+  events: number;
+  messages: number;
+  ignored: number;
+  answer: JsonRpcResponse | undefined = undefined;
+  readonly passed: JsonRpcMessage[] = [];
+  private readonly requestId: JsonRpcRequestId | undefined;
+
+  constructor(state: SelectState) {
+    this.requestId = state.requestId;
+    this.events = state.events;
+    this.messages = state.messages;
+    this.ignored = state.ignored;
+  }
+
+  json(data: string): void {
+    let value: unknown;
+    try {
+      value = JSON.parse(data);
+    } catch {
+      this.ignored++;
+      return;
+    }
+    this.value(value);
+  }
+
+  value(value: unknown): void {
+    if (!Array.isArray(value)) return this.message(value);
+    if (value.length === 0) this.ignored++;
+    for (let i = 0; i < value.length && this.answer === undefined; i++) this.message(value[i]);
+  }
+
+  private message(value: unknown): void {
+    const kind = messageKind(value);
+    if (kind === 'not_a_message') {
+      this.ignored++;
+      return;
+    }
+    const message = value as JsonRpcMessage;
+    if (kind === 'response' && answers(message as JsonRpcResponse, this.requestId)) {
+      this.answer = message as JsonRpcResponse;
+      return;
+    }
+    this.messages++;
+    this.passed.push(message);
+  }
+
+  result(from: SelectState): SelectResult {
+    return {
+      state: {
+        requestId: from.requestId,
+        events: this.events,
+        messages: this.messages,
+        ignored: this.ignored,
+        answer: this.answer,
+      },
+      messages: this.passed,
+      answer: this.answer,
+    };
+  }
+}
