@@ -13,8 +13,8 @@
  * survive `structuredClone` and compare with `===`. So a 1 MiB line in 1-byte chunks costs one
  * append per chunk and no re-scan, old states stay valid, and nothing aliases the caller's bytes.
  * The line is split in two (see {@link SETTLE}) so that tiny chunks do not grow the rope by one
- * node per chunk: in V8 a long-lived node per byte costs 8x more in garbage collection than the
- * scan itself.
+ * node per chunk: a long-lived node per byte costs several times more in garbage collection than
+ * the scan itself.
  * @module
  */
 
@@ -90,11 +90,14 @@ export interface ScanEndOptions {
 }
 
 /**
- * The pending line's settled part grows in whole multiples of this many characters; the rest is
- * appended to by copying. 12 because V8 copies a concatenation shorter than 13 characters flat
- * instead of making a rope node, so the recent part never becomes a node of its own.
+ * The pending line's settled part grows in whole multiples of this many characters; the recent
+ * part, shorter, is appended to by copying. Why: a rope node per chunk that lives as long as the
+ * line is what a long line in tiny chunks costs most — each is promoted to the old generation, and
+ * here, where fresh pages fault slowly, that made time per byte grow with the line. Copying at
+ * most 255 characters per chunk is cheaper than keeping a node per chunk, and a node per 256
+ * characters keeps the rope's overhead near 1/8 of the line.
  */
-const SETTLE = 12;
+const SETTLE = 256;
 
 /** `state` with a longer carried-over UTF-8 sequence and nothing else changed. */
 function withTail(state: ScanState, tail: Utf8Tail): ScanState {
@@ -117,7 +120,11 @@ function extendLine(
 ): ScanState {
   let line = state.line;
   let lineRecent = state.lineRecent + head + added;
-  if (lineRecent.length >= SETTLE) {
+  if (lineRecent.length < SETTLE) {
+    // Reading a character flattens a rope (V8, JSC and SpiderMonkey alike), so the recent part
+    // stays one flat string: its old copy dies young, and no rope node outlives the chunk.
+    lineRecent.charCodeAt(0);
+  } else {
     const keep = lineRecent.length % SETTLE;
     if (keep <= added.length) {
       line = line + state.lineRecent + head + added.slice(0, added.length - keep);

@@ -1,0 +1,1390 @@
+/**
+ * Unit tests for the SSE scanner against WHATWG HTML "Interpreting an event stream" and the
+ * WHATWG Encoding "UTF-8 decode". Every expected value below is written by hand from the spec
+ * text (byte sequences were derived from the UTF-8 decoder algorithm and double-checked once
+ * against Node's TextDecoder while writing, then hard-coded).
+ */
+import { describe, expect, test } from 'vitest';
+import { scan, scanEnd, scanStart } from '../src/index.js';
+import type { ScanEndOptions, ScanState, SseEvent } from '../src/index.js';
+
+// ---------------------------------------------------------------------------------------------
+// Helpers
+// ---------------------------------------------------------------------------------------------
+
+/** A piece of input: a string (encoded as UTF-8) or raw byte values. */
+type Part = string | readonly number[] | Uint8Array;
+
+const encoder = new TextEncoder();
+
+/** Concatenates parts into one byte array. */
+function bytes(...parts: Part[]): Uint8Array {
+  const arrays = parts.map((p) => (typeof p === 'string' ? encoder.encode(p) : Uint8Array.from(p)));
+  const out = new Uint8Array(arrays.reduce((n, a) => n + a.length, 0));
+  let offset = 0;
+  for (const a of arrays) {
+    out.set(a, offset);
+    offset += a.length;
+  }
+  return out;
+}
+
+/** Splits `all` at the given byte offsets (ascending) into chunks. */
+function splitAt(all: Uint8Array, cuts: readonly number[]): Uint8Array[] {
+  const chunks: Uint8Array[] = [];
+  let prev = 0;
+  for (const cut of cuts) {
+    chunks.push(all.slice(prev, cut));
+    prev = cut;
+  }
+  chunks.push(all.slice(prev));
+  return chunks;
+}
+
+/** One chunk per byte. */
+function byteByByte(all: Uint8Array): Uint8Array[] {
+  return Array.from(all, (b) => Uint8Array.of(b));
+}
+
+type Run = { state: ScanState; events: SseEvent[] };
+
+/** Scans the chunks in order from `state`, collecting all events. */
+function scanChunks(chunks: readonly Uint8Array[], state: ScanState = scanStart()): Run {
+  const events: SseEvent[] = [];
+  let s = state;
+  for (const chunk of chunks) {
+    const r = scan(s, chunk);
+    s = r.state;
+    events.push(...r.events);
+  }
+  return { state: s, events };
+}
+
+/** Feeds `input` (string as UTF-8, or bytes), optionally cut at the given byte offsets. */
+function feed(input: string | Uint8Array, cuts: readonly number[] = [], state?: ScanState): Run {
+  const all = typeof input === 'string' ? encoder.encode(input) : input;
+  return scanChunks(splitAt(all, cuts), state);
+}
+
+/** Feeds each part as its own chunk. */
+function feedParts(parts: readonly Part[], state?: ScanState): Run {
+  return scanChunks(
+    parts.map((p) => bytes(p)),
+    state,
+  );
+}
+
+/** Feeds `input` then ends the stream; the events of both steps are returned together. */
+function feedEnd(input: string | Uint8Array | readonly Part[], options?: ScanEndOptions): Run {
+  const r = typeof input === 'string' || input instanceof Uint8Array ? feed(input) : feedParts(input);
+  const e = options === undefined ? scanEnd(r.state) : scanEnd(r.state, options);
+  return { state: e.state, events: [...r.events, ...e.events] };
+}
+
+/** All ascending pairs of cut positions strictly inside [0, n]. */
+function allCutPairs(n: number): number[][] {
+  const out: number[][] = [];
+  for (let i = 1; i < n; i++) for (let j = i + 1; j < n; j++) out.push([i, j]);
+  return out;
+}
+
+/** All non-empty subsets of the given cut positions, each ascending. */
+function subsetsOf(cuts: readonly number[]): number[][] {
+  const out: number[][] = [];
+  for (let mask = 1; mask < 1 << cuts.length; mask++) {
+    out.push(cuts.filter((_, i) => (mask & (1 << i)) !== 0));
+  }
+  return out;
+}
+
+const INCOMPLETE = { dispatchIncomplete: true } as const;
+
+// ---------------------------------------------------------------------------------------------
+// Start state
+// ---------------------------------------------------------------------------------------------
+
+describe('scanStart', () => {
+  test('begins with an empty last event ID and no retry', () => {
+    const s = scanStart();
+    expect(s.lastEventId).toBe('');
+    expect(s.retry).toBe(undefined);
+  });
+
+  test('a simple event', () => {
+    expect(feed('data: hello\n\n').events).toEqual([{ type: 'message', data: 'hello', lastEventId: '' }]);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Decoding & BOM
+// ---------------------------------------------------------------------------------------------
+
+describe('decoding & BOM', () => {
+  test('multi-byte UTF-8 text is decoded', () => {
+    expect(feed('data: h\u00e9llo \u65e5\u672c \u{1F600}\n\n').events).toEqual([
+      { type: 'message', data: 'h\u00e9llo \u65e5\u672c \u{1F600}', lastEventId: '' },
+    ]);
+  });
+
+  test('one leading BOM is stripped', () => {
+    expect(feed(bytes([0xef, 0xbb, 0xbf], 'data: x\n\n')).events).toEqual([
+      { type: 'message', data: 'x', lastEventId: '' },
+    ]);
+  });
+
+  test('a leading BOM before a comment line is stripped (the comment stays a comment)', () => {
+    expect(feed(bytes([0xef, 0xbb, 0xbf], ':c\ndata: x\n\n')).events).toEqual([
+      { type: 'message', data: 'x', lastEventId: '' },
+    ]);
+  });
+
+  test('a second BOM is data: the first line becomes field "\\uFEFFdata", which is ignored', () => {
+    const r = feed(bytes([0xef, 0xbb, 0xbf, 0xef, 0xbb, 0xbf], 'data: x\n\ndata: y\n\n'));
+    expect(r.events).toEqual([{ type: 'message', data: 'y', lastEventId: '' }]);
+  });
+
+  test('a BOM inside a value is data', () => {
+    expect(feed(bytes('data: ', [0xef, 0xbb, 0xbf], 'x\n\n')).events).toEqual([
+      { type: 'message', data: '\uFEFFx', lastEventId: '' },
+    ]);
+  });
+
+  test('a BOM at the start of a later line is data (the line is ignored)', () => {
+    expect(feed(bytes('data: a\n\n', [0xef, 0xbb, 0xbf], 'data: b\n\n')).events).toEqual([
+      { type: 'message', data: 'a', lastEventId: '' },
+    ]);
+  });
+
+  test('a BOM at the start of a later chunk is data', () => {
+    expect(feedParts(['data: a\n\n', [0xef, 0xbb, 0xbf, ...encoder.encode('data: b\n\n')]]).events).toEqual([
+      { type: 'message', data: 'a', lastEventId: '' },
+    ]);
+  });
+
+  test('a BOM in the first chunk after a non-BOM first character is data', () => {
+    // The stream's first character is "d"; the BOM in the second chunk starts a value.
+    expect(feedParts(['data: ', [0xef, 0xbb, 0xbf, 0x0a, 0x0a]]).events).toEqual([
+      { type: 'message', data: '\uFEFF', lastEventId: '' },
+    ]);
+  });
+
+  test('an incomplete BOM (EF BB then ASCII) is one U+FFFD, not stripped', () => {
+    // EF BB 64 ... → U+FFFD then "data: x": the field name is "\uFFFDdata", ignored.
+    const r = feed(bytes([0xef, 0xbb], 'data: x\n\ndata: y\n\n'));
+    expect(r.events).toEqual([{ type: 'message', data: 'y', lastEventId: '' }]);
+  });
+
+  test('EF BB BE (U+FEFE) at the start is not a BOM', () => {
+    const r = feed(bytes([0xef, 0xbb, 0xbe], 'data: x\n\ndata: y\n\n'));
+    expect(r.events).toEqual([{ type: 'message', data: 'y', lastEventId: '' }]);
+  });
+
+  test('FF byte → U+FFFD', () => {
+    expect(feed(bytes('data: ', [0xff], '\n\n')).events).toEqual([
+      { type: 'message', data: '\uFFFD', lastEventId: '' },
+    ]);
+  });
+
+  test('FF followed by ASCII → U+FFFD then the ASCII', () => {
+    expect(feed(bytes('data: ', [0xff, 0x41], '\n\n')).events).toEqual([
+      { type: 'message', data: '\uFFFDA', lastEventId: '' },
+    ]);
+  });
+
+  test('F5 (never a lead byte) → U+FFFD', () => {
+    expect(feed(bytes('data: ', [0xf5], 'z\n\n')).events).toEqual([
+      { type: 'message', data: '\uFFFDz', lastEventId: '' },
+    ]);
+  });
+
+  test('overlong C0 AF → two U+FFFD', () => {
+    expect(feed(bytes('data: ', [0xc0, 0xaf], '\n\n')).events).toEqual([
+      { type: 'message', data: '\uFFFD\uFFFD', lastEventId: '' },
+    ]);
+  });
+
+  test('overlong E0 80 → two U+FFFD', () => {
+    expect(feed(bytes('data: ', [0xe0, 0x80], 'A\n\n')).events).toEqual([
+      { type: 'message', data: '\uFFFD\uFFFDA', lastEventId: '' },
+    ]);
+  });
+
+  test('overlong F0 80 → two U+FFFD', () => {
+    expect(feed(bytes('data: ', [0xf0, 0x80], '\n\n')).events).toEqual([
+      { type: 'message', data: '\uFFFD\uFFFD', lastEventId: '' },
+    ]);
+  });
+
+  test('overlong F0 80 80 80 → four U+FFFD', () => {
+    expect(feed(bytes('data: ', [0xf0, 0x80, 0x80, 0x80], '\n\n')).events).toEqual([
+      { type: 'message', data: '\uFFFD\uFFFD\uFFFD\uFFFD', lastEventId: '' },
+    ]);
+  });
+
+  test('surrogate ED A0 80 → three U+FFFD', () => {
+    expect(feed(bytes('data: ', [0xed, 0xa0, 0x80], '\n\n')).events).toEqual([
+      { type: 'message', data: '\uFFFD\uFFFD\uFFFD', lastEventId: '' },
+    ]);
+  });
+
+  test('past U+10FFFF (F4 90 80 80) → four U+FFFD', () => {
+    expect(feed(bytes('data: ', [0xf4, 0x90, 0x80, 0x80], '\n\n')).events).toEqual([
+      { type: 'message', data: '\uFFFD\uFFFD\uFFFD\uFFFD', lastEventId: '' },
+    ]);
+  });
+
+  test('a lone continuation byte → U+FFFD', () => {
+    expect(feed(bytes('data: a', [0x80], 'b\n\n')).events).toEqual([
+      { type: 'message', data: 'a\uFFFDb', lastEventId: '' },
+    ]);
+  });
+
+  test('a truncated 4-byte sequence followed by ASCII → one U+FFFD then the ASCII', () => {
+    expect(feed(bytes('data: ', [0xf0, 0x9f, 0x98, 0x41], '\n\n')).events).toEqual([
+      { type: 'message', data: '\uFFFDA', lastEventId: '' },
+    ]);
+  });
+
+  test('a truncated sequence does not swallow the LF that follows it', () => {
+    expect(feed(bytes('data: ', [0xe2, 0x82], '\n\ndata: b\n\n')).events).toEqual([
+      { type: 'message', data: '\uFFFD', lastEventId: '' },
+      { type: 'message', data: 'b', lastEventId: '' },
+    ]);
+  });
+
+  test('a truncated sequence followed by a new lead byte → U+FFFD then the new character', () => {
+    expect(feed(bytes('data: ', [0xe2, 0x82, 0xe2, 0x82, 0xac], '\n\n')).events).toEqual([
+      { type: 'message', data: '\uFFFD\u20AC', lastEventId: '' },
+    ]);
+  });
+
+  test('U+0000 in data is data', () => {
+    expect(feed('data: a\u0000b\n\n').events).toEqual([{ type: 'message', data: 'a\u0000b', lastEventId: '' }]);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Line ends
+// ---------------------------------------------------------------------------------------------
+
+describe('line ends', () => {
+  test('LF', () => {
+    expect(feed('data: a\ndata: b\n\n').events).toEqual([{ type: 'message', data: 'a\nb', lastEventId: '' }]);
+  });
+
+  test('CRLF is one line end', () => {
+    expect(feed('data: a\r\ndata: b\r\n\r\n').events).toEqual([
+      { type: 'message', data: 'a\nb', lastEventId: '' },
+    ]);
+  });
+
+  test('CR', () => {
+    expect(feed('data: a\rdata: b\r\r').events).toEqual([{ type: 'message', data: 'a\nb', lastEventId: '' }]);
+  });
+
+  test('mixed line ends', () => {
+    expect(feed('data: a\r\ndata: b\rdata: c\n\r\n').events).toEqual([
+      { type: 'message', data: 'a\nb\nc', lastEventId: '' },
+    ]);
+  });
+
+  test('LF CR is two line ends (the CR ends an empty line)', () => {
+    expect(feed('data: a\n\rdata: b\n\n').events).toEqual([
+      { type: 'message', data: 'a', lastEventId: '' },
+      { type: 'message', data: 'b', lastEventId: '' },
+    ]);
+  });
+
+  test('CR CR is a line end and a blank line', () => {
+    expect(feed('data: a\r\r').events).toEqual([{ type: 'message', data: 'a', lastEventId: '' }]);
+  });
+
+  test('CR LF CR LF is a line end and one blank line', () => {
+    expect(feed('data: a\r\n\r\ndata: b\r\n\r\n').events).toEqual([
+      { type: 'message', data: 'a', lastEventId: '' },
+      { type: 'message', data: 'b', lastEventId: '' },
+    ]);
+  });
+
+  test('CR at the very end of input ends its line at once', () => {
+    const r = feed('data: a\r');
+    expect(r.events).toEqual([]);
+    // The line was interpreted: a following LF does not dispatch (it is part of CRLF), a second does.
+    expect(scan(r.state, bytes('\n')).events).toEqual([]);
+    expect(feed('\n\n', [], r.state).events).toEqual([{ type: 'message', data: 'a', lastEventId: '' }]);
+  });
+
+  test('U+2028, U+2029, NEL, VT and FF are data, not line ends', () => {
+    expect(feed('data: a\u2028b\u2029c\u0085d\u000be\u000cf\n\n').events).toEqual([
+      { type: 'message', data: 'a\u2028b\u2029c\u0085d\u000be\u000cf', lastEventId: '' },
+    ]);
+  });
+
+  test('NEL as the raw byte 85 is not a line end (it is an invalid byte → U+FFFD)', () => {
+    expect(feed(bytes('data: a', [0x85], 'b\n\n')).events).toEqual([
+      { type: 'message', data: 'a\uFFFDb', lastEventId: '' },
+    ]);
+  });
+
+  test('a line end inside a field name splits the name', () => {
+    // "dat" and "a: x" are both unknown fields; nothing is dispatched.
+    expect(feed('dat\na: x\n\n').events).toEqual([]);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Field parsing
+// ---------------------------------------------------------------------------------------------
+
+describe('field parsing', () => {
+  test('a line starting with ":" is a comment', () => {
+    expect(feed(': comment\ndata: x\n:another: one\n\n').events).toEqual([
+      { type: 'message', data: 'x', lastEventId: '' },
+    ]);
+  });
+
+  test('a comment-only block dispatches nothing', () => {
+    expect(feed(':hi\n\n:\n\n').events).toEqual([]);
+  });
+
+  test('a comment that looks like a field is ignored', () => {
+    expect(feed(':data: x\n\n').events).toEqual([]);
+    expect(feed(':id: 5\n\n').state.lastEventId).toBe('');
+    expect(feed(':retry: 5\n').state.retry).toBe(undefined);
+  });
+
+  test('no space after the colon: the whole rest is the value', () => {
+    expect(feed('data:x\n\n').events).toEqual([{ type: 'message', data: 'x', lastEventId: '' }]);
+  });
+
+  test('exactly one leading space is removed', () => {
+    expect(feed('data:  two\n\n').events).toEqual([{ type: 'message', data: ' two', lastEventId: '' }]);
+    expect(feed('data:   three\n\n').events).toEqual([{ type: 'message', data: '  three', lastEventId: '' }]);
+  });
+
+  test('trailing spaces are kept', () => {
+    expect(feed('data: x  \n\n').events).toEqual([{ type: 'message', data: 'x  ', lastEventId: '' }]);
+  });
+
+  test('a tab after the colon is not removed', () => {
+    expect(feed('data:\tx\n\n').events).toEqual([{ type: 'message', data: '\tx', lastEventId: '' }]);
+  });
+
+  test('the name ends at the first colon; later colons are part of the value', () => {
+    expect(feed('data: a: b:c\n\n').events).toEqual([{ type: 'message', data: 'a: b:c', lastEventId: '' }]);
+  });
+
+  test('"data:" and "data: " give an empty value', () => {
+    expect(feed('data:\n\n').events).toEqual([{ type: 'message', data: '', lastEventId: '' }]);
+    expect(feed('data: \n\n').events).toEqual([{ type: 'message', data: '', lastEventId: '' }]);
+  });
+
+  test('no colon: the whole line is the name and the value is empty', () => {
+    expect(feed('data\n\n').events).toEqual([{ type: 'message', data: '', lastEventId: '' }]);
+    expect(feed('data\ndata\n\n').events).toEqual([{ type: 'message', data: '\n', lastEventId: '' }]);
+    expect(feed('data\ndata: x\n\n').events).toEqual([{ type: 'message', data: '\nx', lastEventId: '' }]);
+  });
+
+  test('unknown fields are ignored', () => {
+    expect(feed('foo: bar\ndata: x\nx-custom\n\n').events).toEqual([
+      { type: 'message', data: 'x', lastEventId: '' },
+    ]);
+  });
+
+  test('field names are case-sensitive', () => {
+    expect(feed('Data: x\n\nDATA: y\n\n').events).toEqual([]);
+    expect(feed('Event: foo\ndata: x\n\n').events).toEqual([{ type: 'message', data: 'x', lastEventId: '' }]);
+    expect(feed('ID: 5\ndata: x\n\n').events).toEqual([{ type: 'message', data: 'x', lastEventId: '' }]);
+    expect(feed('Id: 5\n\n').state.lastEventId).toBe('');
+    expect(feed('Retry: 5\nRETRY: 6\n').state.retry).toBe(undefined);
+  });
+
+  test('names that merely start with or resemble a field name are ignored', () => {
+    expect(feed('datum: x\n\ndatadata: x\n\ndat: x\n\nd: x\n\n').events).toEqual([]);
+    expect(feed('eventx: a\nevents: b\neven: c\ndata: x\n\n').events).toEqual([
+      { type: 'message', data: 'x', lastEventId: '' },
+    ]);
+    expect(feed('ids: 1\nidx\ni: 2\n\n').state.lastEventId).toBe('');
+    expect(feed('retry2: 5\nretrys: 6\nretr: 7\n').state.retry).toBe(undefined);
+  });
+
+  test('"data :" has name "data " and is ignored', () => {
+    expect(feed('data : x\n\ndata :x\n\n').events).toEqual([]);
+  });
+
+  test('" data:" (leading space) has name " data" and is ignored', () => {
+    expect(feed(' data: x\n\n').events).toEqual([]);
+  });
+
+  test('"id :" and "retry :" and "event :" are ignored', () => {
+    const r = feed('id : 1\nretry : 5\nevent : t\ndata: x\n\n');
+    expect(r.events).toEqual([{ type: 'message', data: 'x', lastEventId: '' }]);
+    expect(r.state.retry).toBe(undefined);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Each field
+// ---------------------------------------------------------------------------------------------
+
+describe('data field', () => {
+  test('data lines are joined with LF', () => {
+    expect(feed('data: a\ndata: b\ndata: c\n\n').events).toEqual([
+      { type: 'message', data: 'a\nb\nc', lastEventId: '' },
+    ]);
+  });
+
+  test('only one trailing LF is removed', () => {
+    expect(feed('data: a\ndata:\n\n').events).toEqual([{ type: 'message', data: 'a\n', lastEventId: '' }]);
+    expect(feed('data:\ndata:\n\n').events).toEqual([{ type: 'message', data: '\n', lastEventId: '' }]);
+    expect(feed('data:\ndata:\ndata:\n\n').events).toEqual([{ type: 'message', data: '\n\n', lastEventId: '' }]);
+  });
+
+  test('data lines separated by other fields and comments are still joined', () => {
+    expect(feed('data: a\n: c\nevent: t\ndata: b\n\n').events).toEqual([
+      { type: 't', data: 'a\nb', lastEventId: '' },
+    ]);
+  });
+
+  test('priming event "id: 1\\nretry: 1000\\ndata:\\n\\n" fires with empty data', () => {
+    const r = feed('id: 1\nretry: 1000\ndata:\n\n');
+    expect(r.events).toEqual([{ type: 'message', data: '', lastEventId: '1' }]);
+    expect(r.state.lastEventId).toBe('1');
+    expect(r.state.retry).toBe(1000);
+  });
+
+  test('JSON payload passes through unchanged', () => {
+    expect(feed('data: {"jsonrpc":"2.0","id":1,"result":{}}\n\n').events).toEqual([
+      { type: 'message', data: '{"jsonrpc":"2.0","id":1,"result":{}}', lastEventId: '' },
+    ]);
+  });
+});
+
+describe('event field', () => {
+  test('sets the event type', () => {
+    expect(feed('event: update\ndata: x\n\n').events).toEqual([{ type: 'update', data: 'x', lastEventId: '' }]);
+  });
+
+  test('the last event field in the block wins', () => {
+    expect(feed('event: a\nevent: b\ndata: x\n\n').events).toEqual([{ type: 'b', data: 'x', lastEventId: '' }]);
+  });
+
+  test('an event field after the data still applies', () => {
+    expect(feed('data: x\nevent: late\n\n').events).toEqual([{ type: 'late', data: 'x', lastEventId: '' }]);
+  });
+
+  test('an empty event value gives type "message"', () => {
+    expect(feed('event:\ndata: x\n\n').events).toEqual([{ type: 'message', data: 'x', lastEventId: '' }]);
+    expect(feed('event: \ndata: x\n\n').events).toEqual([{ type: 'message', data: 'x', lastEventId: '' }]);
+    expect(feed('event\ndata: x\n\n').events).toEqual([{ type: 'message', data: 'x', lastEventId: '' }]);
+  });
+
+  test('an empty event value overrides an earlier one in the block', () => {
+    expect(feed('event: a\nevent:\ndata: x\n\n').events).toEqual([{ type: 'message', data: 'x', lastEventId: '' }]);
+  });
+
+  test('only one leading space is removed from the type', () => {
+    expect(feed('event:  x\ndata: d\n\n').events).toEqual([{ type: ' x', data: 'd', lastEventId: '' }]);
+  });
+
+  test('the type is reset after an event', () => {
+    expect(feed('event: a\ndata: 1\n\ndata: 2\n\n').events).toEqual([
+      { type: 'a', data: '1', lastEventId: '' },
+      { type: 'message', data: '2', lastEventId: '' },
+    ]);
+  });
+
+  test('the type is reset by a blank line even when no event fires', () => {
+    expect(feed('event: a\n\ndata: 2\n\n').events).toEqual([{ type: 'message', data: '2', lastEventId: '' }]);
+  });
+
+  test('"message" may be given explicitly', () => {
+    expect(feed('event: message\ndata: x\n\n').events).toEqual([{ type: 'message', data: 'x', lastEventId: '' }]);
+  });
+});
+
+describe('id field', () => {
+  test('sets the event lastEventId and the state lastEventId', () => {
+    const r = feed('id: 7\ndata: a\n\n');
+    expect(r.events).toEqual([{ type: 'message', data: 'a', lastEventId: '7' }]);
+    expect(r.state.lastEventId).toBe('7');
+  });
+
+  test('the id persists into later events', () => {
+    const r = feed('id: 7\ndata: a\n\ndata: b\n\nevent: e\ndata: c\n\n');
+    expect(r.events).toEqual([
+      { type: 'message', data: 'a', lastEventId: '7' },
+      { type: 'message', data: 'b', lastEventId: '7' },
+      { type: 'e', data: 'c', lastEventId: '7' },
+    ]);
+    expect(r.state.lastEventId).toBe('7');
+  });
+
+  test('a block with only an id fires no event but updates lastEventId', () => {
+    const r = feed('id: 42\n\n');
+    expect(r.events).toEqual([]);
+    expect(r.state.lastEventId).toBe('42');
+  });
+
+  test('lastEventId is not updated until the block is dispatched', () => {
+    const r = feed('id: 42\n');
+    expect(r.state.lastEventId).toBe('');
+    const r2 = feed('\n', [], r.state);
+    expect(r2.events).toEqual([]);
+    expect(r2.state.lastEventId).toBe('42');
+  });
+
+  test('an id after the data in the same block applies to that event', () => {
+    expect(feed('data: x\nid: 9\n\n').events).toEqual([{ type: 'message', data: 'x', lastEventId: '9' }]);
+  });
+
+  test('the last id in the block wins', () => {
+    expect(feed('id: 1\nid: 2\ndata: x\n\n').events).toEqual([{ type: 'message', data: 'x', lastEventId: '2' }]);
+  });
+
+  test('an id containing U+0000 is ignored', () => {
+    const r = feed('id: 1\n\nid: a\u0000b\ndata: x\n\n');
+    expect(r.events).toEqual([{ type: 'message', data: 'x', lastEventId: '1' }]);
+    expect(r.state.lastEventId).toBe('1');
+  });
+
+  test('an id that is only U+0000 is ignored (it does not reset the id)', () => {
+    const r = feed('id: 3\n\nid: \u0000\n\n');
+    expect(r.state.lastEventId).toBe('3');
+    expect(feed('data: x\n\n', [], r.state).events).toEqual([{ type: 'message', data: 'x', lastEventId: '3' }]);
+  });
+
+  test('"id:" with an empty value resets the id to ""', () => {
+    const r = feed('id: 1\ndata: a\n\nid:\ndata: b\n\n');
+    expect(r.events).toEqual([
+      { type: 'message', data: 'a', lastEventId: '1' },
+      { type: 'message', data: 'b', lastEventId: '' },
+    ]);
+    expect(r.state.lastEventId).toBe('');
+  });
+
+  test('"id: " and a bare "id" line also reset the id', () => {
+    expect(feed('id: 1\n\nid: \n\n').state.lastEventId).toBe('');
+    expect(feed('id: 1\n\nid\n\n').state.lastEventId).toBe('');
+  });
+
+  test('only one leading space is removed from the id', () => {
+    expect(feed('id:  x\n\n').state.lastEventId).toBe(' x');
+  });
+
+  test('any other characters are kept in the id', () => {
+    expect(feed('id: a b:c\u00e9\u{1F600}\u2028\n\n').state.lastEventId).toBe('a b:c\u00e9\u{1F600}\u2028');
+  });
+});
+
+describe('retry field', () => {
+  test('ASCII digits set retry at once, without a dispatch', () => {
+    const r = feed('retry: 1000\n');
+    expect(r.events).toEqual([]);
+    expect(r.state.retry).toBe(1000);
+  });
+
+  test('"retry: 0" → 0', () => {
+    expect(feed('retry: 0\n').state.retry).toBe(0);
+  });
+
+  test('leading zeros are allowed: "007" → 7', () => {
+    expect(feed('retry: 007\n').state.retry).toBe(7);
+  });
+
+  test('"retry:10" (no space) → 10', () => {
+    expect(feed('retry:10\n').state.retry).toBe(10);
+  });
+
+  test('value " 10" (one leading space removed) → 10', () => {
+    expect(feed('retry: 10\n').state.retry).toBe(10);
+  });
+
+  test('value "  10" leaves " 10", which is invalid', () => {
+    expect(feed('retry: 500\nretry:  10\n').state.retry).toBe(500);
+  });
+
+  test('"10 " (trailing space) is invalid', () => {
+    expect(feed('retry: 500\nretry: 10 \n').state.retry).toBe(500);
+  });
+
+  test('"1e3" is invalid', () => {
+    expect(feed('retry: 500\nretry: 1e3\n').state.retry).toBe(500);
+    expect(feed('retry: 1e3\n').state.retry).toBe(undefined);
+  });
+
+  test('"-1" is invalid', () => {
+    expect(feed('retry: 500\nretry: -1\n').state.retry).toBe(500);
+  });
+
+  test('an empty value (no digits) is ignored', () => {
+    expect(feed('retry: 500\nretry:\n').state.retry).toBe(500);
+    expect(feed('retry: 500\nretry: \n').state.retry).toBe(500);
+    expect(feed('retry: 500\nretry\n').state.retry).toBe(500);
+    expect(feed('retry:\n').state.retry).toBe(undefined);
+  });
+
+  test('other non-digit values are ignored', () => {
+    for (const v of ['+5', '1.5', '0x10', '\uFF11\uFF10', '5s', 'abc', '1_000', '\t10']) {
+      expect(feed(`retry: 500\nretry: ${v}\n`).state.retry, v).toBe(500);
+    }
+  });
+
+  test('a later valid retry replaces an earlier one', () => {
+    expect(feed('retry: 500\nretry: 3000\n').state.retry).toBe(3000);
+  });
+
+  test('retry does not fire an event and does not touch lastEventId', () => {
+    const r = feed('retry: 5\n\n');
+    expect(r.events).toEqual([]);
+    expect(r.state.lastEventId).toBe('');
+    expect(r.state.retry).toBe(5);
+  });
+
+  test('retry applies even when the block is later discarded', () => {
+    const r = feedEnd('retry: 5\ndata: x');
+    expect(r.events).toEqual([]);
+    expect(r.state.retry).toBe(5);
+  });
+
+  test('retry persists across later events', () => {
+    const r = feed('retry: 5\n\ndata: a\n\nretry: x\n\n');
+    expect(r.state.retry).toBe(5);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Dispatch
+// ---------------------------------------------------------------------------------------------
+
+describe('dispatch', () => {
+  test('a blank line with an empty data buffer fires nothing', () => {
+    const r = feed('\n\n\r\n\r');
+    expect(r.events).toEqual([]);
+    expect(r.state.lastEventId).toBe('');
+  });
+
+  test('extra blank lines after an event fire nothing more', () => {
+    expect(feed('data: a\n\n\n\n').events).toEqual([{ type: 'message', data: 'a', lastEventId: '' }]);
+  });
+
+  test('the data buffer is reset after an event', () => {
+    expect(feed('data: a\n\ndata: b\n\n').events).toEqual([
+      { type: 'message', data: 'a', lastEventId: '' },
+      { type: 'message', data: 'b', lastEventId: '' },
+    ]);
+  });
+
+  test('events come out in stream order', () => {
+    expect(feed('event: 1\ndata: a\n\nevent: 2\ndata: b\n\nevent: 3\ndata: c\n\n').events).toEqual([
+      { type: '1', data: 'a', lastEventId: '' },
+      { type: '2', data: 'b', lastEventId: '' },
+      { type: '3', data: 'c', lastEventId: '' },
+    ]);
+  });
+
+  test('lastEventId is set at every dispatch, even when no event fires', () => {
+    const r1 = feed('id: 3\n\n');
+    expect(r1.events).toEqual([]);
+    expect(r1.state.lastEventId).toBe('3');
+    const r2 = feed('id: 3\nevent: e\n\n');
+    expect(r2.events).toEqual([]);
+    expect(r2.state.lastEventId).toBe('3');
+  });
+
+  test('the id buffer is not reset by dispatch', () => {
+    const r = feed('id: 3\n\ndata: a\n\n');
+    expect(r.events).toEqual([{ type: 'message', data: 'a', lastEventId: '3' }]);
+  });
+
+  test('the event carries the id buffer at the time of its dispatch', () => {
+    expect(feed('id: 1\ndata: a\n\nid: 2\ndata: b\n\n').events).toEqual([
+      { type: 'message', data: 'a', lastEventId: '1' },
+      { type: 'message', data: 'b', lastEventId: '2' },
+    ]);
+  });
+
+  test('a complete line without a blank line does not dispatch', () => {
+    const r = feed('data: a\n');
+    expect(r.events).toEqual([]);
+    expect(feed('\n', [], r.state).events).toEqual([{ type: 'message', data: 'a', lastEventId: '' }]);
+  });
+
+  test('the state lastEventId stays the last dispatched id while a new id is pending', () => {
+    const r = feed('id: 1\n\nid: 2\ndata: x\n');
+    expect(r.state.lastEventId).toBe('1');
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// End of stream
+// ---------------------------------------------------------------------------------------------
+
+describe('end of stream', () => {
+  test('default: a pending block is discarded', () => {
+    expect(feedEnd('data: x\n').events).toEqual([]);
+    expect(feedEnd('data: x').events).toEqual([]);
+    expect(feedEnd('event: t\ndata: x\ndata: y').events).toEqual([]);
+  });
+
+  test('default: a pending id is not made the last event ID', () => {
+    expect(feedEnd('id: 1\n\nid: 9\n').state.lastEventId).toBe('1');
+    expect(feedEnd('id: 9').state.lastEventId).toBe('');
+  });
+
+  test('default: a pending incomplete retry line is discarded', () => {
+    expect(feedEnd('retry: 5').state.retry).toBe(undefined);
+  });
+
+  test('default: a complete stream loses nothing', () => {
+    const r = feedEnd('id: 2\nretry: 9\ndata: x\n\n');
+    expect(r.events).toEqual([{ type: 'message', data: 'x', lastEventId: '2' }]);
+    expect(r.state.lastEventId).toBe('2');
+    expect(r.state.retry).toBe(9);
+  });
+
+  test('dispatchIncomplete: a pending line without a line end is processed and dispatched', () => {
+    expect(feedEnd('data: x', INCOMPLETE).events).toEqual([{ type: 'message', data: 'x', lastEventId: '' }]);
+  });
+
+  test('dispatchIncomplete: a complete line without a blank line is dispatched', () => {
+    expect(feedEnd('data: x\n', INCOMPLETE).events).toEqual([{ type: 'message', data: 'x', lastEventId: '' }]);
+  });
+
+  test('dispatchIncomplete: the whole pending block is dispatched, with its type and id', () => {
+    const r = feedEnd('id: 4\nevent: e\ndata: x\ndata: y', INCOMPLETE);
+    expect(r.events).toEqual([{ type: 'e', data: 'x\ny', lastEventId: '4' }]);
+    expect(r.state.lastEventId).toBe('4');
+  });
+
+  test('dispatchIncomplete: a pending "data" line without colon or line end appends an empty line', () => {
+    expect(feedEnd('data: a\ndata', INCOMPLETE).events).toEqual([{ type: 'message', data: 'a\n', lastEventId: '' }]);
+  });
+
+  test('dispatchIncomplete: a pending id-only block updates lastEventId, no event', () => {
+    const r = feedEnd('id: 5', INCOMPLETE);
+    expect(r.events).toEqual([]);
+    expect(r.state.lastEventId).toBe('5');
+  });
+
+  test('dispatchIncomplete: a pending retry line without line end applies', () => {
+    expect(feedEnd('retry: 5', INCOMPLETE).state.retry).toBe(5);
+  });
+
+  test('dispatchIncomplete: nothing pending → no event', () => {
+    expect(feedEnd('', INCOMPLETE).events).toEqual([]);
+    expect(feedEnd('data: x\n\n', INCOMPLETE).events).toEqual([{ type: 'message', data: 'x', lastEventId: '' }]);
+    expect(feedEnd(':comment', INCOMPLETE).events).toEqual([]);
+    expect(feedEnd('data: x\r\n\r\n', INCOMPLETE).events).toEqual([{ type: 'message', data: 'x', lastEventId: '' }]);
+  });
+
+  test('a CR that ends the stream ends its line (dispatchIncomplete → one event)', () => {
+    expect(feedEnd('data: x\r', INCOMPLETE).events).toEqual([{ type: 'message', data: 'x', lastEventId: '' }]);
+  });
+
+  test('a CR that ends the stream ends its line (default → no event)', () => {
+    expect(feedEnd('data: x\r').events).toEqual([]);
+  });
+
+  test('"retry: 5\\r" then scanEnd() → retry 5', () => {
+    expect(feedEnd('retry: 5\r').state.retry).toBe(5);
+  });
+
+  test('a CR that ends the stream after a data line is a line end, not a blank line', () => {
+    // "data: a\r" + end: only one line end was seen, so the default end still discards.
+    expect(feedEnd(['data: a', '\r']).events).toEqual([]);
+    // Whereas "\r\r" is a blank line and dispatches before the end.
+    expect(feedEnd(['data: a\r', '\r']).events).toEqual([{ type: 'message', data: 'a', lastEventId: '' }]);
+  });
+
+  test('dispatchIncomplete: an incomplete UTF-8 sequence at the end → one U+FFFD', () => {
+    expect(feedEnd(bytes('data: a', [0xf0, 0x9f, 0x98]), INCOMPLETE).events).toEqual([
+      { type: 'message', data: 'a\uFFFD', lastEventId: '' },
+    ]);
+    expect(feedEnd(bytes('data: a', [0xf0, 0x9f]), INCOMPLETE).events).toEqual([
+      { type: 'message', data: 'a\uFFFD', lastEventId: '' },
+    ]);
+    expect(feedEnd(bytes('data: a', [0xf0]), INCOMPLETE).events).toEqual([
+      { type: 'message', data: 'a\uFFFD', lastEventId: '' },
+    ]);
+    expect(feedEnd(bytes('data: a', [0xe2, 0x82]), INCOMPLETE).events).toEqual([
+      { type: 'message', data: 'a\uFFFD', lastEventId: '' },
+    ]);
+    expect(feedEnd(bytes('data: a', [0xc3]), INCOMPLETE).events).toEqual([
+      { type: 'message', data: 'a\uFFFD', lastEventId: '' },
+    ]);
+  });
+
+  test('dispatchIncomplete: an invalid held-back sequence at the end (E0 80, F0 80) → two U+FFFD', () => {
+    expect(feedEnd(bytes('data: a', [0xe0, 0x80]), INCOMPLETE).events).toEqual([
+      { type: 'message', data: 'a\uFFFD\uFFFD', lastEventId: '' },
+    ]);
+    expect(feedEnd(bytes('data: a', [0xf0, 0x80]), INCOMPLETE).events).toEqual([
+      { type: 'message', data: 'a\uFFFD\uFFFD', lastEventId: '' },
+    ]);
+  });
+
+  test('dispatchIncomplete: an incomplete sequence split over chunks at the end → one U+FFFD', () => {
+    expect(feedEnd(['data: a', [0xf0], [0x9f], [0x98]], INCOMPLETE).events).toEqual([
+      { type: 'message', data: 'a\uFFFD', lastEventId: '' },
+    ]);
+  });
+
+  test('dispatchIncomplete: an incomplete BOM as the whole stream is U+FFFD, an ignored field', () => {
+    const r = feedEnd([[0xef, 0xbb]], INCOMPLETE);
+    expect(r.events).toEqual([]);
+    expect(r.state.lastEventId).toBe('');
+  });
+
+  test('default: an incomplete UTF-8 sequence at the end is discarded with its line', () => {
+    expect(feedEnd(bytes('data: a', [0xf0, 0x9f, 0x98])).events).toEqual([]);
+  });
+
+  test('the state returned by scanEnd keeps lastEventId and retry', () => {
+    const r = feedEnd('id: 8\nretry: 70\ndata: a\n\ndata: pending');
+    expect(r.state.lastEventId).toBe('8');
+    expect(r.state.retry).toBe(70);
+    const r2 = feedEnd('id: 8\nretry: 70\ndata: a\n\ndata: pending', INCOMPLETE);
+    expect(r2.state.lastEventId).toBe('8');
+    expect(r2.state.retry).toBe(70);
+  });
+
+  test('the new stream does not keep the pending data, type or line', () => {
+    const end1 = feedEnd('event: t\ndata: a\ndata: par');
+    expect(feed('data: b\n\n', [], end1.state).events).toEqual([
+      { type: 'message', data: 'b', lastEventId: '' },
+    ]);
+    const end2 = feedEnd('data: par');
+    // If "par" were kept, the next line would read "data: pardata: c".
+    expect(feed('data: c\n\n', [], end2.state).events).toEqual([{ type: 'message', data: 'c', lastEventId: '' }]);
+  });
+
+  test('the new stream does not keep a pending UTF-8 tail', () => {
+    const e = feedEnd(bytes('data: a', [0xf0, 0x9f]));
+    // A kept tail would turn the next line into "\uFFFDdata: b", an ignored field.
+    expect(feed('data: b\n\n', [], e.state).events).toEqual([{ type: 'message', data: 'b', lastEventId: '' }]);
+  });
+
+  test('the new stream strips its own leading BOM', () => {
+    const e = feedEnd(bytes([0xef, 0xbb, 0xbf], 'data: a\n\n'));
+    expect(feed(bytes([0xef, 0xbb, 0xbf], 'data: b\n\n'), [], e.state).events).toEqual([
+      { type: 'message', data: 'b', lastEventId: '' },
+    ]);
+  });
+
+  test('the new stream keeps retry when it sets none', () => {
+    const e = feedEnd('retry: 42\n');
+    const r = feed('data: x\n\n', [], e.state);
+    expect(r.state.retry).toBe(42);
+  });
+
+  test('scanEnd of a fresh state gives no events and an empty state', () => {
+    const e = scanEnd(scanStart());
+    expect(e.events).toEqual([]);
+    expect(e.state.lastEventId).toBe('');
+    expect(e.state.retry).toBe(undefined);
+    const e2 = scanEnd(scanStart(), INCOMPLETE);
+    expect(e2.events).toEqual([]);
+  });
+
+  test('dispatchIncomplete: false behaves like the default', () => {
+    const r = feed('data: x');
+    expect(scanEnd(r.state, { dispatchIncomplete: false }).events).toEqual([]);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Purity
+// ---------------------------------------------------------------------------------------------
+
+describe('purity', () => {
+  /** A state with something in every buffer: id, retry, type, data, pending line and UTF-8 tail. */
+  function busyState(): ScanState {
+    return feed(bytes('id: 1\nretry: 5\nevent: t\ndata: a\ndata: pend', [0xf0, 0x9f])).state;
+  }
+
+  test('scan does not change the state it is given', () => {
+    const s = busyState();
+    const before = structuredClone(s);
+    scan(s, bytes([0x98, 0x80], 'ing\n\nid: 2\nretry: 6\nevent: u\ndata: more'));
+    expect(s).toEqual(before);
+  });
+
+  test('scan works on a deeply frozen state', () => {
+    const s = busyState();
+    const deepFreeze = (o: unknown): void => {
+      if (o !== null && typeof o === 'object' && !Object.isFrozen(o)) {
+        Object.freeze(o);
+        for (const v of Object.values(o)) deepFreeze(v);
+      }
+    };
+    deepFreeze(s);
+    const r = scan(s, bytes([0x98, 0x80], 'ing\n\n'));
+    expect(r.events).toEqual([{ type: 't', data: 'a\npend\u{1F600}ing', lastEventId: '1' }]);
+  });
+
+  test('scanEnd does not change the state it is given', () => {
+    const s = busyState();
+    const before = structuredClone(s);
+    scanEnd(s, INCOMPLETE);
+    scanEnd(s);
+    expect(s).toEqual(before);
+  });
+
+  test('scan does not change the chunk', () => {
+    const chunk = bytes('data: a\r\n\r\ndata: b', [0xe2, 0x82]);
+    const copy = chunk.slice();
+    scan(scanStart(), chunk);
+    expect(chunk).toEqual(copy);
+  });
+
+  test('an old state stays valid: scanning it again gives equal results', () => {
+    const s1 = feed('id: 1\ndata: a\n').state;
+    const rB = scan(s1, bytes('data: b\n\n'));
+    const rC = scan(s1, bytes('data: c\n\n'));
+    const rB2 = scan(s1, bytes('data: b\n\n'));
+    expect(rB.events).toEqual([{ type: 'message', data: 'a\nb', lastEventId: '1' }]);
+    expect(rC.events).toEqual([{ type: 'message', data: 'a\nc', lastEventId: '1' }]);
+    expect(rB2.events).toEqual(rB.events);
+    expect(rB2.state).toEqual(rB.state);
+  });
+
+  test('an old state with a pending tail and CR stays valid', () => {
+    const s1 = feed(bytes('data: a\r'), []).state;
+    const s2 = scan(s1, bytes('data: ', [0xf0, 0x9f])).state;
+    const end = bytes([0x98, 0x80], '\n\n');
+    expect(scan(s2, end).events).toEqual([{ type: 'message', data: 'a\n\u{1F600}', lastEventId: '' }]);
+    expect(scan(s2, end).events).toEqual([{ type: 'message', data: 'a\n\u{1F600}', lastEventId: '' }]);
+    // Forking s1 differently: the LF completes the CRLF.
+    expect(scan(s1, bytes('\n\n')).events).toEqual([{ type: 'message', data: 'a', lastEventId: '' }]);
+    expect(scan(s1, bytes('\r')).events).toEqual([{ type: 'message', data: 'a', lastEventId: '' }]);
+  });
+
+  test('state survives structuredClone', () => {
+    const s = busyState();
+    const clone = structuredClone(s);
+    // "id: 1" is still pending (no blank line yet), so the last event ID string is still ''.
+    expect(clone.lastEventId).toBe('');
+    expect(clone.retry).toBe(5);
+    const rest = bytes([0x98, 0x80], 'ing\n\n');
+    const fromClone = scan(clone, rest);
+    expect(fromClone.events).toEqual([{ type: 't', data: 'a\npend\u{1F600}ing', lastEventId: '1' }]);
+    expect(fromClone.state).toEqual(scan(s, rest).state);
+  });
+
+  test('state after a trailing CR survives structuredClone', () => {
+    const clone = structuredClone(feed('data: a\r').state);
+    expect(scan(clone, bytes('\n\n')).events).toEqual([{ type: 'message', data: 'a', lastEventId: '' }]);
+  });
+
+  test('state from scanEnd survives structuredClone', () => {
+    const clone = structuredClone(feedEnd('id: 3\nretry: 4\n\n').state);
+    expect(clone.lastEventId).toBe('3');
+    expect(clone.retry).toBe(4);
+    const r = feed('id: 5\ndata: x\n\n', [], clone);
+    expect(r.events).toEqual([{ type: 'message', data: 'x', lastEventId: '5' }]);
+    expect(r.state.retry).toBe(4);
+  });
+
+  test('the state keeps no view of the chunk (pending line)', () => {
+    const chunk = bytes('data: hello');
+    const r = scan(scanStart(), chunk);
+    chunk.fill(0x0a);
+    expect(scan(r.state, bytes('\n\n')).events).toEqual([{ type: 'message', data: 'hello', lastEventId: '' }]);
+  });
+
+  test('the state keeps no view of the chunk (UTF-8 tail)', () => {
+    const chunk = bytes('data: ab', [0xf0, 0x9f]);
+    const r = scan(scanStart(), chunk);
+    chunk.fill(0x41);
+    expect(scan(r.state, bytes([0x98, 0x80], '\n\n')).events).toEqual([
+      { type: 'message', data: 'ab\u{1F600}', lastEventId: '' },
+    ]);
+  });
+
+  test('the state keeps no view of the chunk (tail extended by a second chunk)', () => {
+    const c1 = Uint8Array.of(0xf0);
+    const c2 = Uint8Array.of(0x9f, 0x98);
+    const s1 = scan(feed('data: ').state, c1).state;
+    const s2 = scan(s1, c2).state;
+    c1.fill(0x41);
+    c2.fill(0x41);
+    expect(scan(s2, bytes([0x80], '\n\n')).events).toEqual([{ type: 'message', data: '\u{1F600}', lastEventId: '' }]);
+  });
+
+  test('the state keeps no view of the chunk (completed block data)', () => {
+    const chunk = bytes('data: keep\n');
+    const r = scan(scanStart(), chunk);
+    chunk.fill(0x20);
+    expect(scan(r.state, bytes('\n')).events).toEqual([{ type: 'message', data: 'keep', lastEventId: '' }]);
+  });
+
+  test('an empty chunk is a no-op: same state, no events', () => {
+    const s0 = scanStart();
+    const r0 = scan(s0, new Uint8Array(0));
+    expect(r0.state).toBe(s0);
+    expect(r0.events).toEqual([]);
+    const s = busyState();
+    const r = scan(s, new Uint8Array(0));
+    expect(r.state).toBe(s);
+    expect(r.events).toEqual([]);
+  });
+
+  test('an empty chunk between CR and LF does not break the CRLF', () => {
+    expect(feedParts(['data: a\r', '', '\ndata: b\r', '', '\n\r', '', '\n']).events).toEqual([
+      { type: 'message', data: 'a\nb', lastEventId: '' },
+    ]);
+  });
+
+  test('the events array is the caller\'s own', () => {
+    const s = feed('data: a\n').state;
+    const r1 = scan(s, bytes('\n'));
+    r1.events.push({ type: 'x', data: 'x', lastEventId: 'x' });
+    expect(scan(s, bytes('\n')).events).toEqual([{ type: 'message', data: 'a', lastEventId: '' }]);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Chunk boundaries
+// ---------------------------------------------------------------------------------------------
+
+describe('chunk boundaries', () => {
+  test('CR | LF split is one line end', () => {
+    expect(feedParts(['data: a\r', '\ndata: b\r', '\n']).events).toEqual([]);
+    expect(feedParts(['data: a\r', '\ndata: b\r', '\n\r', '\n']).events).toEqual([
+      { type: 'message', data: 'a\nb', lastEventId: '' },
+    ]);
+  });
+
+  test('CR | LF split on the blank line dispatches exactly once', () => {
+    const r = feedParts(['data: a\r\n\r', '\ndata: b\r\n\r', '\n']);
+    expect(r.events).toEqual([
+      { type: 'message', data: 'a', lastEventId: '' },
+      { type: 'message', data: 'b', lastEventId: '' },
+    ]);
+  });
+
+  test('CR | LF split: the LF is not a blank line', () => {
+    const r = feedParts(['id: 1\r', '\n']);
+    expect(r.state.lastEventId).toBe('');
+  });
+
+  test('CR at chunk end, next chunk starts with another character', () => {
+    expect(feedParts(['data: a\r', 'data: b\r\r']).events).toEqual([
+      { type: 'message', data: 'a\nb', lastEventId: '' },
+    ]);
+  });
+
+  test('CR at chunk end, next chunk starts with CR (a blank line)', () => {
+    expect(feedParts(['data: a\r', '\r']).events).toEqual([{ type: 'message', data: 'a', lastEventId: '' }]);
+  });
+
+  test('CR at chunk end, next chunk starts with a split multi-byte character then LF', () => {
+    // Lines: "data: a", "é" (ignored field), "" (blank → dispatch).
+    expect(feedParts(['data: a\r', [0xc3], [0xa9, 0x0a, 0x0a]]).events).toEqual([
+      { type: 'message', data: 'a', lastEventId: '' },
+    ]);
+  });
+
+  test('CR at chunk end, next chunk is only part of a multi-byte character', () => {
+    // Lines: "data: a", "data: 😀", "" (blank).
+    expect(feedParts(['data: a\r', [0x64, 0x61, 0x74, 0x61, 0x3a, 0xf0], [0x9f, 0x98], [0x80, 0x0a, 0x0a]]).events)
+      .toEqual([{ type: 'message', data: 'a\n\u{1F600}', lastEventId: '' }]);
+    expect(feedParts(['data: a\r', [0xf0], [0x9f, 0x98, 0x80], '\n\n']).events).toEqual([
+      { type: 'message', data: 'a', lastEventId: '' },
+    ]);
+  });
+
+  test('CR | LF split across three separate CRs', () => {
+    expect(feed('data: a\r\ndata: b\r\n\r\n', [8, 17, 19]).events).toEqual([
+      { type: 'message', data: 'a\nb', lastEventId: '' },
+    ]);
+  });
+
+  test('BOM split 1 + 2', () => {
+    expect(feedParts([[0xef], [0xbb, 0xbf], 'data: x\n\n']).events).toEqual([
+      { type: 'message', data: 'x', lastEventId: '' },
+    ]);
+    expect(feedParts([[0xef], [0xbb, 0xbf, ...encoder.encode('data: x\n\n')]]).events).toEqual([
+      { type: 'message', data: 'x', lastEventId: '' },
+    ]);
+  });
+
+  test('BOM split 2 + 1', () => {
+    expect(feedParts([[0xef, 0xbb], [0xbf], 'data: x\n\n']).events).toEqual([
+      { type: 'message', data: 'x', lastEventId: '' },
+    ]);
+    expect(feedParts([[0xef, 0xbb], [0xbf, ...encoder.encode('data: x\n\n')]]).events).toEqual([
+      { type: 'message', data: 'x', lastEventId: '' },
+    ]);
+  });
+
+  test('BOM split 1 + 1 + 1', () => {
+    expect(feedParts([[0xef], [0xbb], [0xbf], 'data: x\n\n']).events).toEqual([
+      { type: 'message', data: 'x', lastEventId: '' },
+    ]);
+  });
+
+  test('BOM alone in the first chunk', () => {
+    expect(feedParts([[0xef, 0xbb, 0xbf], 'data: x\n\n']).events).toEqual([
+      { type: 'message', data: 'x', lastEventId: '' },
+    ]);
+  });
+
+  test('split BOM followed by a second BOM: only the first is stripped', () => {
+    expect(feedParts([[0xef, 0xbb], [0xbf, 0xef, 0xbb, 0xbf], 'data: x\n\n']).events).toEqual([]);
+    expect(feedParts([[0xef], [0xbb], [0xbf], [0xef], [0xbb], [0xbf], 'data: x\n\n']).events).toEqual([]);
+  });
+
+  test('split non-BOM EF BB BE at the start is not stripped', () => {
+    expect(feedParts([[0xef], [0xbb], [0xbe], 'data: x\n\n']).events).toEqual([]);
+  });
+
+  test('BOM split inside a value is data', () => {
+    expect(feedParts([bytes('data: x', [0xef]), [0xbb, 0xbf], '\n\n']).events).toEqual([
+      { type: 'message', data: 'x\uFEFF', lastEventId: '' },
+    ]);
+  });
+
+  test('BOM split at the start of a later line is data', () => {
+    expect(feedParts(['data: a\n\n', [0xef], [0xbb, 0xbf], 'data: b\n\n']).events).toEqual([
+      { type: 'message', data: 'a', lastEventId: '' },
+    ]);
+  });
+
+  test('BOM stripped at every split of the stream', () => {
+    const all = bytes([0xef, 0xbb, 0xbf], 'data: x\n\n');
+    for (let k = 1; k < all.length; k++) {
+      expect(feed(all, [k]).events, `cut at ${k}`).toEqual([{ type: 'message', data: 'x', lastEventId: '' }]);
+    }
+    expect(scanChunks(byteByByte(all)).events).toEqual([{ type: 'message', data: 'x', lastEventId: '' }]);
+  });
+
+  test('a 4-byte emoji split at every offset', () => {
+    // "data: " is 6 bytes; the emoji is bytes 6..9.
+    const all = bytes('data: ', [0xf0, 0x9f, 0x98, 0x80], '\n\n');
+    const expected = [{ type: 'message', data: '\u{1F600}', lastEventId: '' }];
+    for (let k = 1; k < all.length; k++) {
+      expect(feed(all, [k]).events, `cut at ${k}`).toEqual(expected);
+    }
+    for (const cuts of subsetsOf([7, 8, 9])) {
+      expect(feed(all, cuts).events, `cuts at ${cuts.join(',')}`).toEqual(expected);
+    }
+    for (const cuts of subsetsOf([6, 7, 8, 9, 10])) {
+      expect(feed(all, cuts).events, `cuts at ${cuts.join(',')}`).toEqual(expected);
+    }
+  });
+
+  test('a 3-byte and a 2-byte character split at every offset', () => {
+    const all = bytes('data: ', [0xe2, 0x82, 0xac, 0xc3, 0xa9], '\n\n');
+    const expected = [{ type: 'message', data: '\u20AC\u00e9', lastEventId: '' }];
+    for (const cuts of subsetsOf([6, 7, 8, 9, 10, 11])) {
+      expect(feed(all, cuts).events, `cuts at ${cuts.join(',')}`).toEqual(expected);
+    }
+  });
+
+  test('E0 80 split → two U+FFFD', () => {
+    expect(feedParts(['data: ', [0xe0], [0x80], 'A\n\n']).events).toEqual([
+      { type: 'message', data: '\uFFFD\uFFFDA', lastEventId: '' },
+    ]);
+    expect(feedParts(['data: ', [0xe0], [0x80, 0x41, 0x0a, 0x0a]]).events).toEqual([
+      { type: 'message', data: '\uFFFD\uFFFDA', lastEventId: '' },
+    ]);
+    expect(feedParts([bytes('data: ', [0xe0, 0x80]), 'A\n\n']).events).toEqual([
+      { type: 'message', data: '\uFFFD\uFFFDA', lastEventId: '' },
+    ]);
+  });
+
+  test('E0 80 80 split at every offset → three U+FFFD', () => {
+    const all = bytes('data: ', [0xe0, 0x80, 0x80], '\n\n');
+    for (const cuts of subsetsOf([6, 7, 8, 9])) {
+      expect(feed(all, cuts).events, `cuts at ${cuts.join(',')}`).toEqual([
+        { type: 'message', data: '\uFFFD\uFFFD\uFFFD', lastEventId: '' },
+      ]);
+    }
+  });
+
+  test('F0 80 split → two U+FFFD', () => {
+    expect(feedParts(['data: ', [0xf0], [0x80], '\n\n']).events).toEqual([
+      { type: 'message', data: '\uFFFD\uFFFD', lastEventId: '' },
+    ]);
+  });
+
+  test('F0 80 80 80 split at every offset → four U+FFFD', () => {
+    const all = bytes('data: ', [0xf0, 0x80, 0x80, 0x80], '\n\n');
+    for (const cuts of subsetsOf([6, 7, 8, 9, 10])) {
+      expect(feed(all, cuts).events, `cuts at ${cuts.join(',')}`).toEqual([
+        { type: 'message', data: '\uFFFD\uFFFD\uFFFD\uFFFD', lastEventId: '' },
+      ]);
+    }
+  });
+
+  test('surrogate ED A0 80 split at every offset → three U+FFFD', () => {
+    const all = bytes('data: ', [0xed, 0xa0, 0x80], '\n\n');
+    for (const cuts of subsetsOf([6, 7, 8, 9])) {
+      expect(feed(all, cuts).events, `cuts at ${cuts.join(',')}`).toEqual([
+        { type: 'message', data: '\uFFFD\uFFFD\uFFFD', lastEventId: '' },
+      ]);
+    }
+  });
+
+  test('overlong C0 AF split → two U+FFFD', () => {
+    expect(feedParts(['data: ', [0xc0], [0xaf], '\n\n']).events).toEqual([
+      { type: 'message', data: '\uFFFD\uFFFD', lastEventId: '' },
+    ]);
+  });
+
+  test('F4 90 80 80 split at every offset → four U+FFFD', () => {
+    const all = bytes('data: ', [0xf4, 0x90, 0x80, 0x80], '\n\n');
+    for (const cuts of subsetsOf([6, 7, 8, 9, 10])) {
+      expect(feed(all, cuts).events, `cuts at ${cuts.join(',')}`).toEqual([
+        { type: 'message', data: '\uFFFD\uFFFD\uFFFD\uFFFD', lastEventId: '' },
+      ]);
+    }
+  });
+
+  test('FF at the end of a chunk → U+FFFD', () => {
+    expect(feedParts(['data: ', [0xff], '\n\n']).events).toEqual([
+      { type: 'message', data: '\uFFFD', lastEventId: '' },
+    ]);
+    expect(feedParts([bytes('data: a', [0xff]), [0x62, 0x0a, 0x0a]]).events).toEqual([
+      { type: 'message', data: 'a\uFFFDb', lastEventId: '' },
+    ]);
+  });
+
+  test('a truncated sequence then ASCII in the next chunk → U+FFFD then the ASCII', () => {
+    expect(feedParts(['data: ', [0xf0, 0x9f, 0x98], 'A\n\n']).events).toEqual([
+      { type: 'message', data: '\uFFFDA', lastEventId: '' },
+    ]);
+  });
+
+  test('a truncated sequence then LF in the next chunk: the LF still ends the line', () => {
+    expect(feedParts(['data: ', [0xf0, 0x9f], '\n\n']).events).toEqual([
+      { type: 'message', data: '\uFFFD', lastEventId: '' },
+    ]);
+    expect(feedParts(['data: ', [0xf0], [0x9f], '\r\n\r\n']).events).toEqual([
+      { type: 'message', data: '\uFFFD', lastEventId: '' },
+    ]);
+  });
+
+  test('a truncated sequence then a new lead byte in the next chunk', () => {
+    expect(feedParts(['data: ', [0xe2, 0x82], [0xe2, 0x82, 0xac], '\n\n']).events).toEqual([
+      { type: 'message', data: '\uFFFD\u20AC', lastEventId: '' },
+    ]);
+    expect(feedParts(['data: ', [0xe2], [0xe2], [0x82, 0xac, 0x0a, 0x0a]]).events).toEqual([
+      { type: 'message', data: '\uFFFD\u20AC', lastEventId: '' },
+    ]);
+  });
+
+  test('a chunk of stray continuation bytes → one U+FFFD each', () => {
+    expect(feedParts(['data: a', [0x80, 0x80], 'b\n\n']).events).toEqual([
+      { type: 'message', data: 'a\uFFFD\uFFFDb', lastEventId: '' },
+    ]);
+  });
+
+  test('a complete character followed by a stray continuation byte in the next chunk', () => {
+    expect(feedParts(['data: ', [0xc3, 0xa9], [0xa9], '\n\n']).events).toEqual([
+      { type: 'message', data: '\u00e9\uFFFD', lastEventId: '' },
+    ]);
+    expect(feedParts(['data: ', [0xc3], [0xa9, 0xa9], '\n\n']).events).toEqual([
+      { type: 'message', data: '\u00e9\uFFFD', lastEventId: '' },
+    ]);
+  });
+
+  test('field names and values split across chunks', () => {
+    expect(feedParts(['da', 'ta: x\n\n']).events).toEqual([{ type: 'message', data: 'x', lastEventId: '' }]);
+    expect(feedParts(['ev', 'ent: t\ndata: x\n\n']).events).toEqual([{ type: 't', data: 'x', lastEventId: '' }]);
+    expect(feedParts(['data', ':', ' ', 'x', '\n', '\n']).events).toEqual([
+      { type: 'message', data: 'x', lastEventId: '' },
+    ]);
+    expect(feedParts(['data:', '  x\n\n']).events).toEqual([{ type: 'message', data: ' x', lastEventId: '' }]);
+    expect(feedParts(['retry: 1', '23\n']).state.retry).toBe(123);
+    expect(feedParts(['id: 4', '2\n\n']).state.lastEventId).toBe('42');
+    expect(feedParts(['dat', 'um: x\n\n']).events).toEqual([]);
+  });
+
+  test('a long line delivered one byte at a time', () => {
+    const value = 'x'.repeat(1000) + '\u00e9'.repeat(50) + '\u{1F600}' + 'y'.repeat(37);
+    const r = scanChunks(byteByByte(bytes(`data: ${value}\n\n`)));
+    expect(r.events).toEqual([{ type: 'message', data: value, lastEventId: '' }]);
+    expect(r.events[0]?.data.length).toBe(1000 + 50 + 2 + 37);
+  });
+
+  test('a long line delivered in chunks of varying sizes', () => {
+    const value = 'abcdefghijklmnopqrstuvwxyz'.repeat(40);
+    const all = bytes(`data: ${value}\ndata: ${value}\n\n`);
+    const cuts: number[] = [];
+    for (let at = 1, step = 1; at < all.length; step = (step % 29) + 1, at += step) cuts.push(at);
+    expect(feed(all, cuts).events).toEqual([{ type: 'message', data: `${value}\n${value}`, lastEventId: '' }]);
+  });
+
+  test('a chunk that is a subarray of a larger buffer (non-zero byteOffset)', () => {
+    const buffer = bytes('XXXXdata: a\n\nYYYY');
+    const chunk = buffer.subarray(4, 13);
+    expect(scan(scanStart(), chunk).events).toEqual([{ type: 'message', data: 'a', lastEventId: '' }]);
+    const tailChunk = bytes('ZZdata: ', [0xf0, 0x9f], 'QQ').subarray(2, 10);
+    const s = scan(scanStart(), tailChunk).state;
+    expect(scan(s, bytes([0x98, 0x80], '\n\n')).events).toEqual([
+      { type: 'message', data: '\u{1F600}', lastEventId: '' },
+    ]);
+  });
+
+  describe('a mixed stream gives the same result however it is split', () => {
+    // BOM, CRLF, CR-only, comment, retry, id, 2- and 4-byte characters, an empty-data event,
+    // an id reset and a trailing CR.
+    const all = bytes(
+      [0xef, 0xbb, 0xbf],
+      'id: 1\r\nretry: 250\r\n: c\rdata: h\u00e9\u{1F600}\r\n\r\nevent: e\ndata:\n\nid\r\r',
+    );
+    const expected = [
+      { type: 'message', data: 'h\u00e9\u{1F600}', lastEventId: '1' },
+      { type: 'e', data: '', lastEventId: '1' },
+    ];
+
+    const check = (r: Run, label: string): void => {
+      expect(r.events, label).toEqual(expected);
+      expect(r.state.lastEventId, label).toBe('');
+      expect(r.state.retry, label).toBe(250);
+      expect(scanEnd(r.state, INCOMPLETE).events, label).toEqual([]);
+    };
+
+    test('whole', () => {
+      check(feed(all), 'whole');
+    });
+
+    test('every single cut', () => {
+      for (let k = 1; k < all.length; k++) check(feed(all, [k]), `cut at ${k}`);
+    });
+
+    test('every pair of cuts', () => {
+      for (const cuts of allCutPairs(all.length)) check(feed(all, cuts), `cuts at ${cuts.join(',')}`);
+    });
+
+    test('one byte at a time', () => {
+      check(scanChunks(byteByByte(all)), 'byte by byte');
+    });
+  });
+
+  test('a stream with invalid bytes gives the same result however it is split', () => {
+    // "\r\n\r": the CRLF ends the data line, the CR is a blank line.
+    const all = bytes('data: ', [0xff, 0xc0, 0xaf, 0xe0, 0x80, 0xed, 0xa0, 0x80, 0xf0, 0x9f, 0x98, 0x41], '\r\n\r');
+    const expected = [
+      {
+        type: 'message',
+        // FF → 1, C0 AF → 2, E0 80 → 2, ED A0 80 → 3, F0 9F 98 (cut short by "A") → 1: nine U+FFFD.
+        data: '\uFFFD\uFFFD\uFFFD\uFFFD\uFFFD\uFFFD\uFFFD\uFFFD\uFFFDA',
+        lastEventId: '',
+      },
+    ];
+    expect(feed(all).events).toEqual(expected);
+    for (let k = 1; k < all.length; k++) {
+      expect(feed(all, [k]).events, `cut at ${k}`).toEqual(expected);
+    }
+    for (const cuts of allCutPairs(all.length)) {
+      const r = feed(all, cuts);
+      expect(r.events, `cuts at ${cuts.join(',')}`).toEqual(expected);
+      expect(scanEnd(r.state, INCOMPLETE).events, `end after cuts at ${cuts.join(',')}`).toEqual([]);
+    }
+    expect(scanChunks(byteByByte(all)).events).toEqual(expected);
+  });
+});
