@@ -17,7 +17,7 @@ import { budget, budgetStart, type BudgetState } from './budget.js';
 import type { JsonRpcMessage, JsonRpcRequestId, JsonRpcResponse } from './json-rpc.js';
 import { scan, scanEnd, scanStart, type ScanState } from './scanner.js';
 import { select, selectEnd, selectStart, selectValue, type SelectState } from './selector.js';
-import { cleanEnd, copyTail, decodeSpan, flushTail, joinTail, NO_TAIL, type Utf8Tail } from './utf8.js';
+import { decodeChunk, flushTail, NO_TAIL, type Utf8Tail } from './utf8.js';
 
 /** How the answer's body is framed, from its content type. */
 export type AnswerFormat = 'event-stream' | 'json';
@@ -139,19 +139,11 @@ function ended(state: AnswerState, messages: JsonRpcMessage[], outcome: AnswerOu
   return { state: { ...state, outcome }, messages, outcome };
 }
 
-/** Decodes a `json` body chunk onto the text so far; one rope node per chunk, no re-copy. */
+/** Decodes a `json` body chunk onto the text so far: one rope node per chunk, no re-copy. */
 function decodeJsonChunk(state: AnswerState, chunk: Uint8Array): { text: string; textTail: Utf8Tail } {
   if (chunk.length === 0) return { text: state.text, textTail: state.textTail };
-  let text = state.text;
-  let start = 0;
-  if (state.textTail.length !== 0) {
-    const join = joinTail(state.textTail, chunk);
-    if (join.tail.length !== 0) return { text, textTail: join.tail };
-    text += join.text;
-    start = join.next;
-  }
-  const end = cleanEnd(chunk, start, chunk.length);
-  return { text: text + decodeSpan(chunk, start, end), textTail: copyTail(chunk, end, chunk.length) };
+  const decoded = decodeChunk(state.textTail, chunk);
+  return { text: state.text + decoded.text, textTail: decoded.tail };
 }
 
 function endJson(state: AnswerState): AnswerEndResult {

@@ -59,7 +59,7 @@ export class AnswerError extends Error {
   /** What went wrong; see {@link AnswerErrorCode}. */
   readonly code: AnswerErrorCode;
   /** For `malformed_answer` only: `no_message`, `no_response` or `invalid_json`. */
-  readonly reason?: MalformedReason;
+  declare readonly reason?: MalformedReason;
   /** What had been read. */
   readonly detail: AnswerDetail;
 

@@ -18,7 +18,7 @@
  * @module
  */
 
-import { cleanEnd, copyTail, decodeSpan, flushTail, joinTail, NO_TAIL, type Utf8Tail } from './utf8.js';
+import { decodeChunk, flushTail, NO_TAIL, type Utf8Tail } from './utf8.js';
 
 const LF = 0x0a;
 const SPACE = 0x20;
@@ -99,27 +99,15 @@ export interface ScanEndOptions {
  */
 const SETTLE = 256;
 
-/** `state` with a longer carried-over UTF-8 sequence and nothing else changed. */
-function withTail(state: ScanState, tail: Utf8Tail): ScanState {
-  return extendLine(state, '', '', tail, state.afterCR, state.bomChecked);
-}
-
 /**
- * `state` with `head + added` appended to its pending line, a new UTF-8 tail and decoding flags,
- * and nothing else changed. Keeps `line.length` a multiple of SETTLE and `lineRecent` shorter.
- * `head` is at most two characters; `added` is a slice of the chunk's text, kept whole so the
- * rope gains a node or two per chunk, not per character, and no chunk-sized text is copied.
+ * `state` with `added` appended to its pending line, a new UTF-8 tail and decoding flags, and
+ * nothing else changed. Keeps `line.length` a multiple of SETTLE and `lineRecent` shorter.
+ * `added` is a slice of the chunk's text, kept whole, so the rope gains a node or two per chunk
+ * of at least SETTLE characters and none for a smaller one, and no chunk-sized text is copied.
  */
-function extendLine(
-  state: ScanState,
-  head: string,
-  added: string,
-  tail: Utf8Tail,
-  afterCR: boolean,
-  bomChecked: boolean,
-): ScanState {
+function extendLine(state: ScanState, added: string, tail: Utf8Tail, afterCR: boolean, bomChecked: boolean): ScanState {
   let line = state.line;
-  let lineRecent = state.lineRecent + head + added;
+  let lineRecent = state.lineRecent + added;
   if (lineRecent.length < SETTLE) {
     // Reading a character flattens a rope (V8, JSC and SpiderMonkey alike), so the recent part
     // stays one flat string: its old copy dies young, and no rope node outlives the chunk.
@@ -127,7 +115,7 @@ function extendLine(
   } else {
     const keep = lineRecent.length % SETTLE;
     if (keep <= added.length) {
-      line = line + state.lineRecent + head + added.slice(0, added.length - keep);
+      line = line + state.lineRecent + added.slice(0, added.length - keep);
       lineRecent = added.slice(added.length - keep);
     } else {
       // `added` is shorter than the remainder, so `lineRecent` is short and cheap to split.
@@ -184,39 +172,24 @@ function streamStart(lastEventId: string, retry: number | undefined): ScanState 
 export function scan(state: ScanState, chunk: Uint8Array): ScanResult {
   if (chunk.length === 0) return { state, events: [] };
 
-  // Decode. A sequence carried over from the previous chunk decodes on its own, to `head`: it is
-  // one or two characters and never a line end (it took only continuation bytes), so it only
-  // extends the pending line, and `text` stays one flat string for the line search below.
-  let head = '';
-  let start = 0;
-  if (state.tail.length !== 0) {
-    const join = joinTail(state.tail, chunk);
-    if (join.tail.length !== 0) return { state: withTail(state, join.tail), events: [] };
-    head = join.text;
-    start = join.next;
-  }
-  const end = cleanEnd(chunk, start, chunk.length);
-  let text = decodeSpan(chunk, start, end);
-  const tail = copyTail(chunk, end, chunk.length);
+  const decoded = decodeChunk(state.tail, chunk);
+  let text = decoded.text;
+  const tail = decoded.tail;
 
   let bomChecked = state.bomChecked;
-  if (!bomChecked && (head !== '' || text !== '')) {
+  if (!bomChecked && text !== '') {
     // "One leading U+FEFF BYTE ORDER MARK character must be ignored if any are present" — only
     // the stream's first character; U+FEFF anywhere later is data.
     bomChecked = true;
-    if (head !== '') {
-      if (head.charCodeAt(0) === BOM) head = head.slice(1);
-    } else if (text.charCodeAt(0) === BOM) {
-      text = text.slice(1);
-    }
+    if (text.charCodeAt(0) === BOM) text = text.slice(1);
   }
 
   let pos = 0;
   let afterCR = state.afterCR;
-  if (afterCR && (head !== '' || text !== '')) {
+  if (afterCR && text !== '') {
     // The previous input ended with CR: a LF now completes that CRLF, it is not a second line end.
     afterCR = false;
-    if (head === '' && text.charCodeAt(0) === LF) pos = 1;
+    if (text.charCodeAt(0) === LF) pos = 1;
   }
 
   // Positions of the next CR and LF, each searched again only once the cursor passes it, so the
@@ -226,11 +199,11 @@ export function scan(state: ScanState, chunk: Uint8Array): ScanResult {
   if (cr === -1 && lf === -1) {
     // No line end: the chunk only extends the pending line. This is the path of a long line in
     // small chunks, so it does no more than one append.
-    return { state: extendLine(state, head, text.slice(pos), tail, afterCR, bomChecked), events: [] };
+    return { state: extendLine(state, text.slice(pos), tail, afterCR, bomChecked), events: [] };
   }
 
   const block = new Block(state);
-  let pending = state.line + state.lineRecent + head;
+  let pending = state.line + state.lineRecent;
   for (;;) {
     const end = cr === -1 ? lf : lf === -1 || cr < lf ? cr : lf;
     if (end === -1) break;

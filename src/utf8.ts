@@ -1,65 +1,110 @@
 /**
- * UTF-8 decoding of a byte stream that arrives in chunks, without a stateful decoder.
+ * UTF-8 decoding of a byte stream that arrives in chunks, for reducers whose state is plain data.
  *
  * The WHATWG "UTF-8 decode" of a whole stream maps invalid sequences to U+FFFD. A chunk may end
- * inside a multi-byte sequence, so a streaming reader must carry those bytes over. We keep them
- * as a tiny `tail` (at most three bytes) in plain data, and decode every span that ends at a
- * *clean point* — a byte offset at which a WHATWG decoder run over the whole stream holds no
- * partial sequence. Decoding span by span between clean points then gives exactly the text that
- * decoding the whole stream at once gives, which is what the spec requires.
+ * inside a multi-byte sequence, so a streaming reader must carry those bytes over. We carry them
+ * in the state as a `tail` of at most three bytes: exactly the bytes a WHATWG decoder run over the
+ * whole stream would hold at that point (a valid but incomplete sequence), no more and no fewer.
+ * The tail is therefore a function of the bytes alone, and so are the states that hold it.
  *
- * Why offsets are clean: a lead byte (C2–F4) or an ASCII byte is never a continuation byte, so a
- * decoder reaching one is back in its initial state (it has emitted U+FFFD for any sequence the
- * byte cut short). Continuation bytes that follow a sequence that is complete or already broken
- * are each a lone U+FFFD, which leaves the decoder in its initial state too.
+ * Decoding a chunk is then "the decoder holding `tail`, given the chunk". Two ways to do that,
+ * which give the same text:
+ * - with no tail, a stateless decode of the chunk up to where its own tail starts;
+ * - with a tail, a streaming decoder that holds it: one decoder per module, resynchronised when
+ *   it holds something else (see {@link StreamingDecoder}).
  *
  * @see https://encoding.spec.whatwg.org/#utf-8-decoder
  * @module
  */
 
-/** The tail of an incomplete UTF-8 sequence: zero to three bytes, copied from the caller's chunk. */
+/** The bytes of an incomplete UTF-8 sequence, copied from the caller's chunk: zero to three. */
 export type Utf8Tail = readonly number[];
 
 /** No carried-over bytes. Shared, so it is frozen. */
 export const NO_TAIL: Utf8Tail = Object.freeze([]);
 
-// Node's TextDecoder has two paths: a fast one for whole (non-streamed) input, which is ~4x
-// quicker on ASCII, and ICU's converter, which is ~2x quicker on text that is mostly multi-byte.
-// A decoder that has ever been asked to stream takes ICU's path for good; one that never has
-// takes the fast path. Neither carries state between our calls, because we never stream across
-// a call: every span we decode ends at a clean point and is flushed. Other runtimes have one
-// native path and treat both decoders alike, so the choice below only ever changes speed.
-const asciiDecoder = new TextDecoder('utf-8', { ignoreBOM: true });
-const wideDecoder = new TextDecoder('utf-8', { ignoreBOM: true });
-wideDecoder.decode(new Uint8Array(0), { stream: true });
+/** What {@link decodeChunk} returns. */
+export interface DecodedChunk {
+  /** The text the chunk completes, the carried-over sequence included. */
+  readonly text: string;
+  /** The bytes to carry over to the next chunk. */
+  readonly tail: Utf8Tail;
+}
 
-/** How many leading bytes of a span are sampled to choose a decoder; the choice affects speed only. */
+/** How many leading bytes of a chunk are sampled to choose a decoder; the choice affects speed only. */
 const SAMPLE = 32;
 
+// Node's TextDecoder has two paths: a fast one for whole (non-streamed) input, ~4x quicker on
+// ASCII, and ICU's converter, ~1.5x quicker on text that is mostly multi-byte and the only one that
+// streams. (Other runtimes have one native path; there the choice changes nothing.)
+const wholeDecoder = new TextDecoder('utf-8', { ignoreBOM: true });
+
 /**
- * Decodes `bytes[start, end)`, which must begin and end at clean points.
- * The leading U+FEFF, if any, is kept: a byte order mark is the scanner's business.
+ * Decodes `chunk`, which continues a stream whose carried-over bytes are `tail`. Pure as far as
+ * any caller can observe: the result depends on `tail` and `chunk` alone, neither is changed, and
+ * the returned tail is a copy.
  */
-export function decodeSpan(bytes: Uint8Array, start: number, end: number): string {
-  const length = end - start;
-  if (length === 1 && bytes[start]! < 0x80) {
-    // One ASCII byte: a chunk the size of a byte is the worst case for per-call overhead,
-    // and this is ~10x cheaper than a TextDecoder call.
-    return String.fromCharCode(bytes[start]!);
+export function decodeChunk(tail: Utf8Tail, chunk: Uint8Array): DecodedChunk {
+  const length = chunk.length;
+  if (tail.length === 0) {
+    if (length === 1 && chunk[0]! < 0x80) {
+      // One ASCII byte: a chunk the size of a byte is the worst case for per-call overhead, and
+      // this is ~10x cheaper than a TextDecoder call.
+      return { text: String.fromCharCode(chunk[0]!), tail: NO_TAIL };
+    }
+    if (!mostlyWide(chunk)) {
+      const end = pendingStart(chunk);
+      const text = wholeDecoder.decode(end === length ? chunk : chunk.subarray(0, end));
+      return { text, tail: end === length ? NO_TAIL : copy(chunk, end, length) };
+    }
   }
-  if (length <= 0) return '';
-  const span = start === 0 && end === bytes.length ? bytes : bytes.subarray(start, end);
-  const sampleEnd = start + (length < SAMPLE ? length : SAMPLE);
-  for (let i = start; i < sampleEnd; i++) {
-    if (bytes[i]! >= 0x80) return wideDecoder.decode(span);
-  }
-  return asciiDecoder.decode(span);
+  return streaming.decode(tail, chunk);
+}
+
+/** Decodes a tail left at the end of the stream: the WHATWG decoder's U+FFFD for an incomplete sequence. */
+export function flushTail(tail: Utf8Tail): string {
+  return tail.length === 0 ? '' : wholeDecoder.decode(new Uint8Array(tail));
+}
+
+/** Whether a chunk's first bytes include a multi-byte sequence, which the streaming path decodes faster. */
+function mostlyWide(chunk: Uint8Array): boolean {
+  const end = chunk.length < SAMPLE ? chunk.length : SAMPLE;
+  for (let i = 0; i < end; i++) if (chunk[i]! >= 0x80) return true;
+  return false;
 }
 
 /**
- * The length a UTF-8 sequence led by `byte` would have, or 1 for a byte that cannot start a
- * multi-byte sequence (ASCII, a continuation byte, or one of C0, C1, F5–FF, which are always
- * invalid and decode alone).
+ * One streaming decoder for the module, and the tail it holds. A reducer's state says which tail
+ * the stream is at; when the decoder holds another (a state forked, replayed or cloned, or another
+ * stream scanned in between), it is flushed and given that tail first. The identity check is
+ * exact: every tail is a fresh array, made where the decoder was left holding it.
+ */
+class StreamingDecoder {
+  private readonly decoder = new TextDecoder('utf-8', { ignoreBOM: true });
+  /** The tail the decoder holds, or `undefined` when unknown (a decode did not finish). */
+  private holds: Utf8Tail | undefined = NO_TAIL;
+
+  decode(tail: Utf8Tail, chunk: Uint8Array): DecodedChunk {
+    const decoder = this.decoder;
+    let head = '';
+    if (this.holds !== tail) {
+      decoder.decode(); // flush whatever it holds: that belongs to another stream
+      // A tail is a valid incomplete sequence, so the decoder takes it and says nothing.
+      if (tail.length !== 0) head = decoder.decode(new Uint8Array(tail), { stream: true });
+    }
+    this.holds = undefined;
+    const text = decoder.decode(chunk, { stream: true });
+    const next = nextTail(tail, chunk);
+    this.holds = next;
+    return { text: head === '' ? text : head + text, tail: next };
+  }
+}
+
+const streaming = new StreamingDecoder();
+
+/**
+ * The length a UTF-8 sequence led by `byte` has, or 1 for a byte that cannot lead one (ASCII, a
+ * continuation byte, or C0, C1, F5–FF, which are always invalid and decode alone).
  */
 function sequenceLength(byte: number): number {
   if (byte < 0xc2) return 1;
@@ -74,81 +119,8 @@ function isContinuation(byte: number): boolean {
 }
 
 /**
- * The clean point nearest the end of `bytes[start, end)`: `end` itself, unless the span ends
- * with the lead byte of a sequence and fewer continuation bytes than that sequence needs; then
- * the offset of that lead byte. `start` must be a clean point.
- *
- * We may hold back a sequence that is already invalid (`E0 80` needs a third byte but is broken
- * at its second); that only delays its U+FFFDs to the next span, and decoding it there, from the
- * same clean point, yields the same characters.
- */
-export function cleanEnd(bytes: Uint8Array, start: number, end: number): number {
-  // A sequence is at most four bytes, so its lead is among the last four.
-  const floor = end - 4 > start ? end - 4 : start;
-  let i = end - 1;
-  while (i >= floor && isContinuation(bytes[i]!)) i--;
-  if (i < floor) return end; // only continuation bytes: each is a lone U+FFFD
-  return end - i < sequenceLength(bytes[i]!) ? i : end;
-}
-
-/** The result of joining a carried-over tail with the head of the next chunk. */
-export interface TailJoin {
-  /** Text decoded from the tail and the bytes it took ('' while the sequence is still incomplete). */
-  readonly text: string;
-  /** The first offset in the chunk after the bytes the tail took: a clean point. */
-  readonly next: number;
-  /** The tail to carry on: non-empty only when the chunk ended before the sequence did. */
-  readonly tail: Utf8Tail;
-}
-
-/**
- * Completes the sequence in `tail` with continuation bytes from the head of `chunk`, which must
- * not be empty. It takes only as many as the sequence needs; the offset after them is clean
- * whatever those bytes were (see the module comment).
- */
-export function joinTail(tail: Utf8Tail, chunk: Uint8Array): TailJoin {
-  const needed = sequenceLength(tail[0]!) - tail.length;
-  let taken = 0;
-  while (taken < needed && taken < chunk.length && isContinuation(chunk[taken]!)) taken++;
-  if (taken < needed && taken === chunk.length) {
-    // The chunk ended inside the sequence: carry the longer tail on.
-    const longer = tail.slice();
-    for (let i = 0; i < taken; i++) longer.push(chunk[i]!);
-    return { text: '', next: taken, tail: longer };
-  }
-  const length = tail.length + taken;
-  for (let i = 0; i < tail.length; i++) scratch[i] = tail[i]!;
-  for (let i = 0; i < taken; i++) scratch[tail.length + i] = chunk[i]!;
-  return { text: decodeSequence(length), next: taken, tail: NO_TAIL };
-}
-
-/** Scratch memory for one joined sequence; nothing keeps a view of it past `decodeSequence`. */
-const scratch = new Uint8Array(4);
-
-/**
- * Decodes the `length` bytes in `scratch`: one sequence, possibly cut short or broken. Most
- * chunk boundaries in non-ASCII text split a valid character, and a TextDecoder call for it would
- * cost as much as decoding the rest of a small chunk, so a complete, valid sequence is assembled
- * here; anything else goes to the decoder, which knows how many U+FFFDs a broken one makes.
- */
-function decodeSequence(length: number): string {
-  const lead = scratch[0]!;
-  if (length === sequenceLength(lead) && secondByteFits(lead, scratch[1]!)) {
-    let code = lead & (0xff >> (length + 1));
-    for (let i = 1; i < length; i++) {
-      const byte = scratch[i]!;
-      if (!isContinuation(byte)) return wideDecoder.decode(scratch.subarray(0, length));
-      code = (code << 6) | (byte & 0x3f);
-    }
-    return String.fromCodePoint(code);
-  }
-  return wideDecoder.decode(scratch.subarray(0, length));
-}
-
-/**
- * Whether `byte` may follow `lead` (a lead byte of a sequence of two or more): the bounds of the
- * UTF-8 decoder's step for a second byte, which exclude overlong forms, surrogates and code
- * points past U+10FFFF.
+ * Whether `byte` may follow `lead` as its second byte: the bounds the WHATWG decoder sets, which
+ * exclude overlong forms (E0, F0), surrogates (ED) and code points past U+10FFFF (F4).
  */
 function secondByteFits(lead: number, byte: number): boolean {
   if (lead === 0xe0) return byte >= 0xa0 && byte <= 0xbf;
@@ -158,16 +130,42 @@ function secondByteFits(lead: number, byte: number): boolean {
   return isContinuation(byte);
 }
 
-/** Copies `bytes[start, end)` into a tail, so no view of the caller's memory is kept. */
-export function copyTail(bytes: Uint8Array, start: number, end: number): Utf8Tail {
-  if (start === end) return NO_TAIL;
+/**
+ * Where the sequence a WHATWG decoder would still be holding at the end of `bytes` begins, or
+ * `bytes.length` when it holds none: the last lead byte, if fewer bytes follow it than its
+ * sequence needs and each of them is one the decoder accepts there. A sequence already broken
+ * (`E0 80`) is not held: the decoder has emitted its U+FFFDs.
+ */
+function pendingStart(bytes: Uint8Array): number {
+  const end = bytes.length;
+  // A sequence is at most four bytes, so a held one starts within the last three.
+  const floor = end > 3 ? end - 3 : 0;
+  let i = end - 1;
+  while (i >= floor && isContinuation(bytes[i]!)) i--;
+  if (i < floor) return end;
+  const lead = bytes[i]!;
+  if (end - i >= sequenceLength(lead)) return end;
+  if (i + 1 < end && !secondByteFits(lead, bytes[i + 1]!)) return end;
+  return i;
+}
+
+/** The tail after `chunk`, which continues a stream holding `tail`: the held sequence, copied. */
+function nextTail(tail: Utf8Tail, chunk: Uint8Array): Utf8Tail {
+  // A held sequence starts within the stream's last three bytes. Three bytes of the chunk are
+  // enough to see it — three continuation bytes complete or break any old tail — but a shorter
+  // chunk may only extend the old tail, so look across the boundary then.
+  let bytes = chunk;
+  if (chunk.length < 3 && tail.length !== 0) {
+    bytes = new Uint8Array(tail.length + chunk.length);
+    bytes.set(tail);
+    bytes.set(chunk, tail.length);
+  }
+  const start = pendingStart(bytes);
+  return start === bytes.length ? NO_TAIL : copy(bytes, start, bytes.length);
+}
+
+function copy(bytes: Uint8Array, start: number, end: number): Utf8Tail {
   const tail: number[] = [];
   for (let i = start; i < end; i++) tail.push(bytes[i]!);
   return tail;
 }
-
-/** Decodes a tail left at the end of the stream: an incomplete sequence is one U+FFFD per the decoder's rules. */
-export function flushTail(tail: Utf8Tail): string {
-  return tail.length === 0 ? '' : wideDecoder.decode(new Uint8Array(tail));
-}
-

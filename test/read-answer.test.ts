@@ -1,0 +1,711 @@
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { describe, expect, test, vi } from 'vitest';
+import {
+  ACCEPT,
+  AnswerError,
+  isAnswerError,
+  readAnswer,
+  type AnswerDetail,
+  type JsonRpcMessage,
+} from '../src/index.js';
+import { chunksOf, concat, expectReleased, jsonResponse, nextTurn, rejection, responseOf, sourceBody, sseResponse } from './helpers/bodies.js';
+
+const ANSWER = 'data: {"jsonrpc":"2.0","id":1,"result":{"ok":true}}\n\n';
+const ANSWER_VALUE = { jsonrpc: '2.0', id: 1, result: { ok: true } };
+const NOTE = 'data: {"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"hi"}}\n\n';
+const NOTE_VALUE = { jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'hi' } };
+
+/** The AnswerError a promise rejects with; fails if it resolves or rejects with anything else. */
+async function answerError(promise: Promise<unknown>): Promise<AnswerError> {
+  const error = await rejection(promise);
+  expect(error).toBeInstanceOf(AnswerError);
+  expect(isAnswerError(error)).toBe(true);
+  return error as AnswerError;
+}
+
+/** A tool answer with awkward content: non-ASCII, escapes, integer-like keys, nesting. */
+const TOOL_ANSWER_TEXT =
+  '{"jsonrpc":"2.0","id":3,"result":{"content":[{"type":"text","text":"héllo \\"quoted\\" \\u2028 \\ud83d\\ude00 \\n"}],' +
+  '"structuredContent":{"zeta":1,"alpha":[1.5,-0,1e21,null,true],"10":"ten","2":"two"},"isError":false}}';
+
+describe('ACCEPT', () => {
+  test('is the Accept header an MCP client sends', () => {
+    expect(ACCEPT).toBe('application/json, text/event-stream');
+  });
+});
+
+describe('conformance: what the answer is', () => {
+  test('an event-stream framed tool answer reads exactly like the same answer as plain JSON', async () => {
+    const fromSse = await readAnswer(sseResponse(['event: message\ndata: ' + TOOL_ANSWER_TEXT + '\n\n']).response, { requestId: 3 });
+    const fromJson = await readAnswer(jsonResponse([TOOL_ANSWER_TEXT]).response, { requestId: 3 });
+    const parsed: unknown = JSON.parse(TOOL_ANSWER_TEXT);
+    expect(fromSse).toStrictEqual(parsed);
+    expect(fromJson).toStrictEqual(parsed);
+    expect(fromSse).toStrictEqual(fromJson);
+    expect(JSON.stringify(fromSse)).toBe(JSON.stringify(parsed));
+    expect(JSON.stringify(fromJson)).toBe(JSON.stringify(parsed));
+    expect(Object.keys(fromSse)).toStrictEqual(['jsonrpc', 'id', 'result']);
+  });
+
+  test('the real MCP SDK server transport: SSE and JSON responses read the same', async () => {
+    const sse = await sdkToolCall(false);
+    const json = await sdkToolCall(true);
+    expect(sse.response.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    expect(json.response.headers.get('content-type')).toMatch(/^application\/json/);
+    const seen: JsonRpcMessage[] = [];
+    const a = await readAnswer(sse.response, { requestId: 41, onMessage: (m) => seen.push(m) });
+    const b = await readAnswer(json.response, { requestId: 41 });
+    expect(a).toStrictEqual(b);
+    expect(JSON.stringify(a)).toBe(JSON.stringify(b));
+    expect(a).toMatchObject({ jsonrpc: '2.0', id: 41, result: { content: [{ type: 'text', text: 'héllo "sdk"' }] } });
+    expect(seen).toStrictEqual([
+      { method: 'notifications/message', params: { level: 'info', data: 'working' }, jsonrpc: '2.0' },
+    ]);
+    expect(sse.response.body?.locked ?? false).toBe(false);
+    expect(json.response.body?.locked ?? false).toBe(false);
+  });
+
+  test('the MCP SDK with resumability: its priming event is passed over', async () => {
+    const { response } = await sdkToolCall(false, true);
+    const copy = response.clone();
+    const seen: JsonRpcMessage[] = [];
+    expect(await readAnswer(response, { requestId: 41, onMessage: (m) => seen.push(m) })).toMatchObject({ id: 41, result: {} });
+    expect(seen).toHaveLength(1);
+    // The SDK did send a priming event (an id and a retry, empty data) first.
+    expect(await copy.text()).toMatch(/^id: ev-1\nretry: 2500\ndata: \n\n/);
+  });
+
+  test('the official MCP TS SDK shape: event: message, LF line ends, notification first', async () => {
+    const body =
+      'event: message\ndata: {"method":"notifications/progress","params":{"progressToken":1,"progress":50},"jsonrpc":"2.0"}\n\n' +
+      'event: message\ndata: {"result":{"content":[{"type":"text","text":"done"}]},"jsonrpc":"2.0","id":1}\n\n';
+    const seen: JsonRpcMessage[] = [];
+    const got = await readAnswer(sseResponse([body]).response, { requestId: 1, onMessage: (m) => seen.push(m) });
+    expect(got).toStrictEqual({ result: { content: [{ type: 'text', text: 'done' }] }, jsonrpc: '2.0', id: 1 });
+    expect(JSON.stringify(got)).toBe('{"result":{"content":[{"type":"text","text":"done"}]},"jsonrpc":"2.0","id":1}');
+    expect(seen).toStrictEqual([{ method: 'notifications/progress', params: { progressToken: 1, progress: 50 }, jsonrpc: '2.0' }]);
+  });
+
+  test('the HTTP status is not judged: a 400 whose JSON body is a JSON-RPC error resolves with it', async () => {
+    const text = '{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Bad Request"}}';
+    const { response } = jsonResponse([text], { status: 400 });
+    expect(response.status).toBe(400);
+    expect(await readAnswer(response, { requestId: 5 })).toStrictEqual(JSON.parse(text));
+    const sse = sseResponse([ANSWER], { status: 500 });
+    expect(await readAnswer(sse.response)).toStrictEqual(ANSWER_VALUE);
+  });
+
+  test('a JSON body: one leading BOM is stripped, as Response.json() does', async () => {
+    const body = concat([new Uint8Array([0xef, 0xbb, 0xbf]), '{"id":1,"result":"ü"}']);
+    const expected: unknown = await new Response(body).json();
+    expect(await readAnswer(jsonResponse([body]).response)).toStrictEqual(expected);
+    expect(await readAnswer(jsonResponse(chunksOf(body, 1)).response)).toStrictEqual({ id: 1, result: 'ü' });
+  });
+
+  test('a JSON batch: the response is found, the messages before it reported in order', async () => {
+    const seen: JsonRpcMessage[] = [];
+    const got = await readAnswer(jsonResponse(['[{"method":"a"},{"id":"x","result":0},{"id":2,"result":"mine"},{"method":"after"}]']).response, {
+      requestId: 2,
+      onMessage: (m) => seen.push(m),
+    });
+    expect(got).toStrictEqual({ id: 2, result: 'mine' });
+    expect(seen).toStrictEqual([{ method: 'a' }, { id: 'x', result: 0 }]);
+  });
+});
+
+describe('conformance: no answer', () => {
+  test('a stream with no message (only comments and priming) is no_message', async () => {
+    const { response, source } = sseResponse([': hello\n\n', 'id: 1\ndata:\n\n', ':\n', 'data:\n\n', 'event: ping\n\n']);
+    const err = await answerError(readAnswer(response));
+    expect(err.code).toBe('malformed_answer');
+    expect(err.reason).toBe('no_message');
+    expect(err.detail.events).toBe(2);
+    expect(err.detail.messages).toBe(0);
+    await expectReleased(source, response);
+  });
+
+  test('a stream carrying only a priming event is no_message, with its last event id and retry', async () => {
+    const { response } = sseResponse(['id: abc\nretry: 3000\ndata:\n\n']);
+    const err = await answerError(readAnswer(response));
+    expect(err.code).toBe('malformed_answer');
+    expect(err.reason).toBe('no_message');
+    expect(err.detail.lastEventId).toBe('abc');
+    expect(err.detail.retry).toBe(3000);
+    expect(err.detail.events).toBe(1);
+    expect(err.message).toContain('abc');
+  });
+
+  test('a stream carrying only a server notification is no_response', async () => {
+    const seen: JsonRpcMessage[] = [];
+    const err = await answerError(readAnswer(sseResponse([NOTE]).response, { onMessage: (m) => seen.push(m) }));
+    expect(err.code).toBe('malformed_answer');
+    expect(err.reason).toBe('no_response');
+    expect(err.detail.messages).toBe(1);
+    expect(seen).toStrictEqual([NOTE_VALUE]);
+  });
+
+  test('a stream carrying only a response to another request is no_response', async () => {
+    const err = await answerError(readAnswer(sseResponse([ANSWER]).response, { requestId: '1' }));
+    expect(err.reason).toBe('no_response');
+  });
+
+  test('non-JSON and non-message data is no_message, not invalid_json', async () => {
+    const err = await answerError(readAnswer(sseResponse(['data: {oops\n\n', 'data: {"a":1}\n\n', 'data: 12\n\n']).response));
+    expect(err.reason).toBe('no_message');
+    expect(err.detail.ignored).toBe(3);
+  });
+
+  test('an empty body of either type is no_message', async () => {
+    for (const make of [sseResponse, jsonResponse]) {
+      const { response, source } = make([]);
+      const err = await answerError(readAnswer(response));
+      expect(err.code).toBe('malformed_answer');
+      expect(err.reason).toBe('no_message');
+      expect(err.detail.bytesRead).toBe(0);
+      await expectReleased(source, response);
+    }
+    for (const type of ['text/event-stream', 'application/json']) {
+      const err = await answerError(readAnswer(new Response(null, { headers: { 'content-type': type } })));
+      expect(err.reason).toBe('no_message');
+    }
+  });
+
+  test('unparsable JSON is malformed_answer invalid_json, with the parse error as cause', async () => {
+    const { response, source } = jsonResponse(['{"id":1,', '"result":']);
+    const err = await answerError(readAnswer(response));
+    expect(err.code).toBe('malformed_answer');
+    expect(err.reason).toBe('invalid_json');
+    expect(err.cause).toBeInstanceOf(SyntaxError);
+    expect(err.detail).toStrictEqual<AnswerDetail>({
+      contentType: 'application/json',
+      bytesRead: 17,
+      maxBytes: 16777216,
+      events: 0,
+      messages: 0,
+      ignored: 0,
+      lastEventId: '',
+      retry: undefined,
+    });
+    await expectReleased(source, response);
+  });
+
+  test('a JSON body that is a lone notification is no_response; a non-message is no_message', async () => {
+    expect((await answerError(readAnswer(jsonResponse(['{"method":"x"}']).response))).reason).toBe('no_response');
+    expect((await answerError(readAnswer(jsonResponse(['{"id":1}']).response))).reason).toBe('no_message');
+  });
+});
+
+describe('conformance: framing', () => {
+  const frames: [string, string][] = [
+    ['multi-line data joins with LF', 'data: {"jsonrpc":"2.0",\ndata: "id":1,"result":{"ok":true}}\n\n'],
+    ['CRLF line ends', 'data: {"jsonrpc":"2.0","id":1,"result":{"ok":true}}\r\n\r\n'],
+    ['CR-only line ends', 'data: {"jsonrpc":"2.0",\rdata: "id":1,"result":{"ok":true}}\r\r'],
+    ['mixed line ends', 'data: {"jsonrpc":"2.0",\r\ndata: "id":1,\rdata:"result":{"ok":true}}\n\r\n'],
+    ['event of any type', 'event: weird\ndata: {"jsonrpc":"2.0","id":1,"result":{"ok":true}}\n\n'],
+    ['id, retry and comment lines', ': comment\nid: 42\nretry: 10\n:another\ndata: {"jsonrpc":"2.0","id":1,"result":{"ok":true}}\nfoo: bar\n\n'],
+    ['no space after the colon', 'data:{"jsonrpc":"2.0","id":1,"result":{"ok":true}}\n\n'],
+    ['a leading BOM', '\uFEFFdata: {"jsonrpc":"2.0","id":1,"result":{"ok":true}}\n\n'],
+    ['priming and comments first', 'id: p\ndata:\n\n: keepalive\n\n' + ANSWER],
+    ['the final event without its blank line', 'data: {"jsonrpc":"2.0","id":1,"result":{"ok":true}}'],
+    ['the final event with one LF', 'data: {"jsonrpc":"2.0","id":1,"result":{"ok":true}}\n'],
+  ];
+
+  test.each(frames)('%s', async (_name, body) => {
+    for (const chunks of [[body], chunksOf(body, 1), chunksOf(body, 7)]) {
+      const { response, source } = sseResponse(chunks);
+      const got = await readAnswer(response, { requestId: 1 });
+      expect(got).toStrictEqual(ANSWER_VALUE);
+      expect(JSON.stringify(got)).toBe(JSON.stringify(ANSWER_VALUE));
+      await expectReleased(source, response);
+    }
+  });
+
+  test('field lines carry nothing read: a retry/id/event after the answer data does not change it', async () => {
+    const got = await readAnswer(sseResponse(['data: {"id":1,"result":"x"}\nid: 9\nevent: other\nretry: 1\n\n']).response);
+    expect(got).toStrictEqual({ id: 1, result: 'x' });
+  });
+
+  test('notifications are passed over and reported to onMessage in order', async () => {
+    const seen: JsonRpcMessage[] = [];
+    const body = [
+      'data: {"method":"n/1"}\n\n',
+      ': comment\n\n',
+      'event: weird\ndata: {"method":"sampling/createMessage","id":"s1","params":{}}\n\n',
+      'data: not json\n\n',
+      'data: {"id":2,"result":"someone else"}\n\n',
+      'data: [{"method":"n/2"},{"hello":1},{"method":"n/3"}]\n\n',
+      'data: {"id":1,"method":"x","result":"carries method"}\n\n',
+      'data: {"id":1,"result":"mine"}\n\n',
+      'data: {"method":"n/after"}\n\n',
+    ].join('');
+    const got = await readAnswer(sseResponse(chunksOf(body, 13)).response, { requestId: 1, onMessage: (m) => seen.push(m) });
+    expect(got).toStrictEqual({ id: 1, result: 'mine' });
+    expect(seen).toStrictEqual([
+      { method: 'n/1' },
+      { method: 'sampling/createMessage', id: 's1', params: {} },
+      { id: 2, result: 'someone else' },
+      { method: 'n/2' },
+      { method: 'n/3' },
+      { id: 1, method: 'x', result: 'carries method' },
+    ]);
+  });
+
+  test('onMessage is called as each message arrives, before the next chunk is pulled', async () => {
+    const pullsAtCall: number[] = [];
+    const { response, source } = sseResponse(['data: {"method":"a"}\n\n', ': nothing\n\n', 'data: {"method":"b"}\n', '\n', ANSWER]);
+    await readAnswer(response, { onMessage: () => pullsAtCall.push(source.pulls) });
+    expect(pullsAtCall).toStrictEqual([1, 4]);
+  });
+
+  test('onMessage is called synchronously, before readAnswer settles, and its return value is ignored', async () => {
+    const order: string[] = [];
+    const p = readAnswer(sseResponse([NOTE + ANSWER]).response, {
+      onMessage: () => {
+        order.push('message');
+        return Promise.reject(new Error('never awaited')).catch(() => {}) as unknown as void;
+      },
+    });
+    const got = await p;
+    order.push('settled');
+    expect(got).toStrictEqual(ANSWER_VALUE);
+    expect(order).toStrictEqual(['message', 'settled']);
+  });
+
+  test('ids compare strictly; an error with id null answers', async () => {
+    const body = 'data: {"id":"1","result":"string id"}\n\ndata: {"id":null,"error":{"code":-32700,"message":"Parse error"}}\n\n';
+    const seen: JsonRpcMessage[] = [];
+    const got = await readAnswer(sseResponse([body]).response, { requestId: 1, onMessage: (m) => seen.push(m) });
+    expect(got).toStrictEqual({ id: null, error: { code: -32700, message: 'Parse error' } });
+    expect(seen).toStrictEqual([{ id: '1', result: 'string id' }]);
+  });
+});
+
+describe('content type', () => {
+  test.each([
+    ['text/event-stream', 'sse'],
+    ['TEXT/EVENT-STREAM', 'sse'],
+    ['text/event-stream; charset=utf-8', 'sse'],
+    ['Text/Event-Stream ;charset="utf-8"', 'sse'],
+    ['application/json', 'json'],
+    ['Application/JSON; charset=UTF-8', 'json'],
+    ['application/json;profile="x,y"', 'json'],
+  ])('%s is read as %s', async (contentType, kind) => {
+    // A body that only the named format can read: as JSON it is invalid, as SSE it has no data.
+    const body = kind === 'sse' ? ANSWER : JSON.stringify(ANSWER_VALUE);
+    const { response, source } = responseOf(sourceBody([body]), contentType);
+    expect(await readAnswer(response)).toStrictEqual(ANSWER_VALUE);
+    await expectReleased(source, response);
+  });
+
+  test.each([['text/plain'], ['text/html; charset=utf-8'], ['application/jsonl'], ['text/event-streams'], ['application/vnd.api+json'], ['json'], ['']])(
+    '%j is unsupported_content_type, and the body is not read but cancelled',
+    async (contentType) => {
+      const { response, source } = responseOf(sourceBody([ANSWER], { endless: true }), contentType);
+      await nextTurn(); // the stream has started: a read now would pull at once
+      const err = await answerError(readAnswer(response));
+      expect(err.code).toBe('unsupported_content_type');
+      expect(err.reason).toBeUndefined();
+      expect(err.message).toContain(JSON.stringify(contentType));
+      expect(err.message).toContain('application/json');
+      expect(err.message).toContain('text/event-stream');
+      expect(err.detail.contentType).toBe(contentType);
+      expect(err.detail.bytesRead).toBe(0);
+      expect(source.pulls).toBe(0);
+      expect(source.delivered).toBe(0);
+      expect(await expectReleased(source, response)).toBe('cancelled');
+    },
+  );
+
+  test('no content type at all is unsupported_content_type; the body is not read but cancelled', async () => {
+    const { response, source } = responseOf(sourceBody([ANSWER]), null);
+    expect(response.headers.get('content-type')).toBeNull();
+    await nextTurn();
+    const err = await answerError(readAnswer(response));
+    expect(err.code).toBe('unsupported_content_type');
+    expect(err.message).toContain('no content type');
+    expect(err.message).toContain('application/json');
+    expect(err.message).toContain('text/event-stream');
+    expect(err.detail.contentType).toBeNull();
+    expect(source.pulls).toBe(0);
+    expect(await expectReleased(source, response)).toBe('cancelled');
+  });
+});
+
+describe('release on every exit path', () => {
+  test('answered early: resolves once the answer event is complete and cancels the rest', async () => {
+    const { response, source } = sseResponse([NOTE, ANSWER, NOTE, NOTE]);
+    expect(await readAnswer(response)).toStrictEqual(ANSWER_VALUE);
+    expect(source.pulls).toBe(2);
+    expect(await expectReleased(source, response)).toBe('cancelled');
+  });
+
+  test('a stream that never ends after the answer: readAnswer still resolves', async () => {
+    for (const endless of [true, 'heartbeat'] as const) {
+      for (const chunks of [[ANSWER], chunksOf(ANSWER, 4), ['data: {"jsonrpc":"2.0","id":1,"result":{"ok":true}}\n', '\n']]) {
+        const { response, source } = sseResponse(chunks, { endless });
+        expect(await readAnswer(response)).toStrictEqual(ANSWER_VALUE);
+        expect(source.cancelled).toBe(true);
+        expect(await expectReleased(source, response)).toBe('cancelled');
+      }
+    }
+  });
+
+  test('an answer event waits for its blank line: a never-ending stream without it is waited on until the signal', async () => {
+    const { response, source } = sseResponse(['data: {"jsonrpc":"2.0","id":1,"result":{"ok":true}}\n'], { endless: true });
+    const err = await answerError(readAnswer(response, { signal: AbortSignal.timeout(30) }));
+    expect(err.code).toBe('timeout');
+    expect(await expectReleased(source, response)).toBe('cancelled');
+  });
+
+  test('ended normally: the body is read to its end', async () => {
+    const { response, source } = sseResponse([NOTE, 'data: {"jsonrpc":"2.0","id":1,"result":{"ok":true}}']);
+    expect(await readAnswer(response)).toStrictEqual(ANSWER_VALUE);
+    expect(source.cancelled).toBe(false);
+    expect(await expectReleased(source, response)).toBe('closed');
+    const json = jsonResponse(chunksOf(JSON.stringify(ANSWER_VALUE), 5));
+    expect(await readAnswer(json.response)).toStrictEqual(ANSWER_VALUE);
+    expect(await expectReleased(json.source, json.response)).toBe('closed');
+  });
+
+  test('over budget (event-stream): budget_exceeded, detail filled in, body cancelled', async () => {
+    const { response, source } = sseResponse([NOTE, ANSWER, NOTE], { endless: true });
+    const maxBytes = NOTE.length + ANSWER.length - 1;
+    const err = await answerError(readAnswer(response, { maxBytes }));
+    expect(err.code).toBe('budget_exceeded');
+    expect(err.reason).toBeUndefined();
+    expect(err.message).toContain(String(maxBytes));
+    expect(err.detail).toStrictEqual<AnswerDetail>({
+      contentType: 'text/event-stream',
+      bytesRead: NOTE.length + ANSWER.length,
+      maxBytes,
+      events: 1,
+      messages: 1,
+      ignored: 0,
+      lastEventId: '',
+      retry: undefined,
+    });
+    expect(source.pulls).toBe(2);
+    expect(await expectReleased(source, response)).toBe('cancelled');
+  });
+
+  test('over budget: the cap between the two newlines of a complete-looking event is budget_exceeded', async () => {
+    const body = 'data: {"id":1,"result":1}\n\n';
+    const { response, source } = sseResponse([body]);
+    const err = await answerError(readAnswer(response, { maxBytes: body.length - 1 }));
+    expect(err.code).toBe('budget_exceeded');
+    expect(err.detail.events).toBe(0);
+    await expectReleased(source, response);
+    expect(await readAnswer(sseResponse([body]).response, { maxBytes: body.length })).toStrictEqual({ id: 1, result: 1 });
+  });
+
+  test('over budget (json): budget_exceeded, body cancelled', async () => {
+    const text = JSON.stringify(ANSWER_VALUE);
+    const { response, source } = jsonResponse([text.slice(0, 10), text.slice(10)], { endless: true });
+    const err = await answerError(readAnswer(response, { maxBytes: text.length - 1 }));
+    expect(err.code).toBe('budget_exceeded');
+    expect(err.detail.bytesRead).toBe(text.length);
+    expect(await expectReleased(source, response)).toBe('cancelled');
+    expect(await readAnswer(jsonResponse([text]).response, { maxBytes: text.length })).toStrictEqual(ANSWER_VALUE);
+  });
+
+  test('an answer completed within the cap is returned even if the body goes on past it', async () => {
+    const { response, source } = sseResponse([ANSWER + 'data: ' + 'x'.repeat(1000) + '\n\n']);
+    expect(await readAnswer(response, { maxBytes: ANSWER.length + 1 })).toStrictEqual(ANSWER_VALUE);
+    await expectReleased(source, response);
+  });
+
+  test('the default cap is 16 MiB: a body of exactly 16 MiB passes, one more byte does not', async () => {
+    const pad = (n: number) => ':' + ' '.repeat(n - 2) + '\n';
+    const exact = concat([pad(16 * 1024 * 1024 - ANSWER.length), ANSWER]);
+    expect(exact.length).toBe(16777216);
+    expect(await readAnswer(sseResponse([exact]).response)).toStrictEqual(ANSWER_VALUE);
+    const over = concat([pad(16 * 1024 * 1024 - ANSWER.length + 1), ANSWER]);
+    const err = await answerError(readAnswer(sseResponse([over]).response));
+    expect(err.code).toBe('budget_exceeded');
+    expect(err.detail.maxBytes).toBe(16777216);
+    expect(await readAnswer(sseResponse([over]).response, { maxBytes: Infinity })).toStrictEqual(ANSWER_VALUE);
+  });
+
+  test('aborted while reading: code aborted, cause the abort reason, body cancelled with it', async () => {
+    const controller = new AbortController();
+    const { response, source } = sseResponse(['id: 5\n' + NOTE], { endless: true });
+    const p = readAnswer(response, { signal: controller.signal });
+    await vi.waitFor(() => expect(source.pulls).toBe(2)); // the note read, the next read pending
+    const reason = new Error('user cancelled');
+    controller.abort(reason);
+    const err = await answerError(p);
+    expect(err.code).toBe('aborted');
+    expect(err.cause).toBe(reason);
+    expect(err.message).toContain('user cancelled');
+    expect(err.detail).toMatchObject({ messages: 1, events: 1, lastEventId: '5', bytesRead: 'id: 5\n'.length + NOTE.length });
+    expect(await expectReleased(source, response)).toBe('cancelled');
+    expect(source.cancelReason).toBe(reason);
+  });
+
+  test('aborted with the default reason is aborted, not timeout', async () => {
+    const controller = new AbortController();
+    const { response, source } = sseResponse([], { endless: true });
+    const p = readAnswer(response, { signal: controller.signal });
+    await vi.waitFor(() => expect(source.pulls).toBe(1));
+    controller.abort();
+    const err = await answerError(p);
+    expect(err.code).toBe('aborted');
+    expect((err.cause as Error).name).toBe('AbortError');
+    await expectReleased(source, response);
+  });
+
+  test('timed out (AbortSignal.timeout): code timeout, reason a TimeoutError, body cancelled', async () => {
+    const { response, source } = sseResponse([': waiting\n\n'], { endless: true });
+    const err = await answerError(readAnswer(response, { signal: AbortSignal.timeout(25) }));
+    expect(err.code).toBe('timeout');
+    expect(err.reason).toBeUndefined();
+    expect((err.cause as Error).name).toBe('TimeoutError');
+    expect(err.detail.contentType).toBe('text/event-stream');
+    expect(await expectReleased(source, response)).toBe('cancelled');
+  });
+
+  test('timed out on a JSON body that never ends', async () => {
+    const { response, source } = jsonResponse(['{"id":1,'], { endless: true });
+    const err = await answerError(readAnswer(response, { signal: AbortSignal.timeout(20) }));
+    expect(err.code).toBe('timeout');
+    expect(err.detail.bytesRead).toBe(8);
+    expect(await expectReleased(source, response)).toBe('cancelled');
+  });
+
+  test('an already-aborted signal rejects at once and cancels the unread body', async () => {
+    const reason = new Error('gone');
+    const { response, source } = sseResponse([ANSWER]);
+    await nextTurn();
+    const err = await answerError(readAnswer(response, { signal: AbortSignal.abort(reason) }));
+    expect(err.code).toBe('aborted');
+    expect(err.cause).toBe(reason);
+    expect(source.pulls).toBe(0);
+    expect(await expectReleased(source, response)).toBe('cancelled');
+
+    const timedOut = sseResponse([ANSWER]);
+    const err2 = await answerError(readAnswer(timedOut.response, { signal: AbortSignal.abort(new DOMException('late', 'TimeoutError')) }));
+    expect(err2.code).toBe('timeout');
+    await expectReleased(timedOut.source, timedOut.response);
+  });
+
+  test('onMessage throws (event-stream): rejects with that same error, body cancelled', async () => {
+    const thrown = new Error('handler failed');
+    const { response, source } = sseResponse([NOTE, ANSWER], { endless: true });
+    const error = await rejection(
+      readAnswer(response, {
+        onMessage: () => {
+          throw thrown;
+        },
+      }),
+    );
+    expect(error).toBe(thrown);
+    expect(isAnswerError(error)).toBe(false);
+    expect(source.pulls).toBe(1);
+    expect(await expectReleased(source, response)).toBe('cancelled');
+    expect(source.cancelReason).toBe(thrown);
+  });
+
+  test('onMessage throws a non-Error (json batch): rejects with that same value, body released', async () => {
+    const thrown = { not: 'an error' };
+    const { response, source } = jsonResponse(['[{"method":"a"},{"id":1,"result":1}]']);
+    const error = await rejection(
+      readAnswer(response, {
+        onMessage: () => {
+          throw thrown;
+        },
+      }),
+    );
+    expect(error).toBe(thrown);
+    await expectReleased(source, response);
+  });
+
+  test('a body that errors mid-stream: stream_failed, cause the stream error', async () => {
+    const streamError = new TypeError('connection reset');
+    const { response, source } = sseResponse([NOTE, 'data: {"id":1,'], { errorAfter: 2, error: streamError });
+    const err = await answerError(readAnswer(response));
+    expect(err.code).toBe('stream_failed');
+    expect(err.cause).toBe(streamError);
+    expect(err.message).toContain('connection reset');
+    expect(err.detail.messages).toBe(1);
+    expect(err.detail.bytesRead).toBe(NOTE.length + 'data: {"id":1,'.length);
+    expect(await expectReleased(source, response)).toBe('errored');
+
+    const json = jsonResponse([], { errorAfter: 0, error: 'a string reason' });
+    const err2 = await answerError(readAnswer(json.response));
+    expect(err2.code).toBe('stream_failed');
+    expect(err2.cause).toBe('a string reason');
+    await expectReleased(json.source, json.response);
+  });
+
+  test('a chunk that is not a Uint8Array: stream_failed with a TypeError, body cancelled', async () => {
+    let cancelled = false;
+    const body = new ReadableStream<unknown>({
+      pull(c) {
+        c.enqueue('data: {"result":1}\n\n');
+      },
+      cancel() {
+        cancelled = true;
+      },
+    });
+    const response = new Response(body as ReadableStream<Uint8Array>, { headers: { 'content-type': 'text/event-stream' } });
+    const err = await answerError(readAnswer(response));
+    expect(err.code).toBe('stream_failed');
+    expect(err.cause).toBeInstanceOf(TypeError);
+    expect(cancelled).toBe(true);
+    expect(body.locked).toBe(false);
+  });
+
+  test('a source whose cancel hangs or fails does not hold the answer', async () => {
+    for (const cancel of ['hang', 'reject'] as const) {
+      const { response, source } = sseResponse([ANSWER], { endless: true, cancel });
+      expect(await readAnswer(response)).toStrictEqual(ANSWER_VALUE);
+      expect(source.cancelled).toBe(true);
+      expect(response.body?.locked).toBe(false);
+    }
+  });
+});
+
+describe('over real HTTP (node:http server, fetch client)', () => {
+  /** A server that writes `head` with `contentType` then pings forever; resolves `closed` when the client goes. */
+  async function endlessServer(contentType: string, head: string) {
+    let markClosed!: () => void;
+    const closed = new Promise<void>((resolve) => {
+      markClosed = resolve;
+    });
+    const server = createServer((_req, res: ServerResponse) => {
+      res.writeHead(200, { 'content-type': contentType });
+      res.write(head);
+      const timer = setInterval(() => res.write(': ping\n\n'), 5);
+      res.on('close', () => {
+        clearInterval(timer);
+        markClosed();
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    const response = await fetch(`http://127.0.0.1:${port}/mcp`, { method: 'POST', headers: { accept: ACCEPT }, body: '{}' });
+    return { response, closed, server };
+  }
+
+  test('a never-ending SSE answer resolves, and the server sees the connection closed', async () => {
+    const { response, closed, server } = await endlessServer('text/event-stream', NOTE + ANSWER);
+    try {
+      const seen: JsonRpcMessage[] = [];
+      expect(await readAnswer(response, { onMessage: (m) => seen.push(m) })).toStrictEqual(ANSWER_VALUE);
+      expect(seen).toStrictEqual([NOTE_VALUE]);
+      expect(response.body?.locked).toBe(false);
+      await closed; // would never settle if the body were still held
+    } finally {
+      server.close();
+    }
+  });
+
+  test('an unsupported content type is refused, and the server sees the connection closed', async () => {
+    const { response, closed, server } = await endlessServer('text/html; charset=utf-8', '<html>');
+    try {
+      const err = await answerError(readAnswer(response));
+      expect(err.code).toBe('unsupported_content_type');
+      expect(err.message).toContain('text/html; charset=utf-8');
+      await closed;
+    } finally {
+      server.close();
+    }
+  });
+});
+
+describe('arguments', () => {
+  test('a bad maxBytes is a RangeError', async () => {
+    for (const maxBytes of [-1, 1.5, NaN, '10']) {
+      await expect(readAnswer(sseResponse([ANSWER]).response, { maxBytes: maxBytes as never })).rejects.toThrow(RangeError);
+    }
+  });
+
+  test('a body already read is a TypeError', async () => {
+    const response = new Response('{"result":1}', { headers: { 'content-type': 'application/json' } });
+    await response.text();
+    await expect(readAnswer(response)).rejects.toThrow(TypeError);
+  });
+
+  test('not a Response, a bad requestId, signal or onMessage is a TypeError', async () => {
+    await expect(readAnswer({} as Response)).rejects.toThrow(TypeError);
+    await expect(readAnswer(sseResponse([ANSWER]).response, { requestId: {} as never })).rejects.toThrow(TypeError);
+    await expect(readAnswer(sseResponse([ANSWER]).response, { signal: {} as never })).rejects.toThrow(TypeError);
+    await expect(readAnswer(sseResponse([ANSWER]).response, { onMessage: 'x' as never })).rejects.toThrow(TypeError);
+  });
+});
+
+describe('AnswerError and isAnswerError', () => {
+  const detail: AnswerDetail = {
+    contentType: null,
+    bytesRead: 0,
+    maxBytes: 1,
+    events: 0,
+    messages: 0,
+    ignored: 0,
+    lastEventId: '',
+    retry: undefined,
+  };
+
+  test('an AnswerError carries code, reason (malformed only), detail and cause', () => {
+    const cause = new Error('c');
+    const e = new AnswerError('malformed_answer', 'm', detail, { reason: 'no_response', cause });
+    expect(e).toBeInstanceOf(Error);
+    expect(e.name).toBe('AnswerError');
+    expect(e.code).toBe('malformed_answer');
+    expect(e.reason).toBe('no_response');
+    expect(e.detail).toBe(detail);
+    expect(e.cause).toBe(cause);
+    const plain = new AnswerError('aborted', 'm', detail);
+    expect(plain.reason).toBeUndefined();
+    expect('cause' in plain).toBe(false);
+  });
+
+  test('isAnswerError: an AnswerError, or any object with the brand; not a plain Error', () => {
+    expect(isAnswerError(new AnswerError('timeout', 'm', detail))).toBe(true);
+    expect(isAnswerError({ [Symbol.for('sse-answer.AnswerError')]: true, code: 'aborted' })).toBe(true);
+    expect(isAnswerError(new Error('x'))).toBe(false);
+    expect(isAnswerError(Object.assign(new Error('x'), { code: 'aborted', detail }))).toBe(false);
+    expect(isAnswerError({ [Symbol.for('sse-answer.AnswerError')]: 'yes' })).toBe(false);
+    expect(isAnswerError({ [Symbol('sse-answer.AnswerError')]: true })).toBe(false);
+    expect(isAnswerError(null)).toBe(false);
+    expect(isAnswerError(undefined)).toBe(false);
+    expect(isAnswerError('AnswerError')).toBe(false);
+  });
+});
+
+/** A tools/call through the MCP SDK's own server transport, answered as SSE or as JSON. */
+async function sdkToolCall(enableJsonResponse: boolean, resumable = false): Promise<{ response: Response }> {
+  const server = new McpServer({ name: 'test', version: '1.0.0' }, { capabilities: { logging: {} } });
+  server.registerTool('echo', { description: 'echo' }, async (extra) => {
+    await extra.sendNotification({ method: 'notifications/message', params: { level: 'info', data: 'working' } });
+    return { content: [{ type: 'text', text: 'héllo "sdk"' }] };
+  });
+  let n = 0;
+  const transport = new WebStandardStreamableHTTPServerTransport(
+    resumable
+      ? {
+          enableJsonResponse,
+          eventStore: {
+            storeEvent: async () => `ev-${++n}`,
+            replayEventsAfter: async () => 'stream',
+          },
+          retryInterval: 2500,
+        }
+      : { enableJsonResponse },
+  );
+  await server.connect(transport);
+  const request = new Request('http://localhost/mcp', {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: ACCEPT,
+      'mcp-protocol-version': resumable ? '2025-11-25' : '2025-06-18',
+    },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 41, method: 'tools/call', params: { name: 'echo', arguments: {} } }),
+  });
+  const response = await transport.handleRequest(request);
+  return { response };
+}
