@@ -25,11 +25,32 @@ export type AnswerFormat = 'event-stream' | 'json';
 /** Why an answer is malformed. `invalid_json` is only for an `application/json` body. */
 export type MalformedReason = 'no_message' | 'no_response' | 'invalid_json';
 
+/** Reading ended with the answer. */
+export interface AnswerFound {
+  /** Discriminant. */
+  readonly kind: 'answer';
+  /** The answer, exactly as `JSON.parse` produced it. */
+  readonly answer: JsonRpcResponse;
+}
+
+/** The body ended without an answer. */
+export interface AnswerMalformed {
+  /** Discriminant. */
+  readonly kind: 'malformed_answer';
+  /** Why: no message, no response to the request, or (`json` only) a body that is not JSON. */
+  readonly reason: MalformedReason;
+  /** For `invalid_json`: the `SyntaxError` from `JSON.parse`. */
+  readonly cause?: unknown;
+}
+
+/** The body went past the byte budget before the answer was complete. */
+export interface AnswerOverBudget {
+  /** Discriminant. */
+  readonly kind: 'budget_exceeded';
+}
+
 /** How reading an answer ended. */
-export type AnswerOutcome =
-  | { readonly kind: 'answer'; readonly answer: JsonRpcResponse }
-  | { readonly kind: 'malformed_answer'; readonly reason: MalformedReason; readonly cause?: unknown }
-  | { readonly kind: 'budget_exceeded' };
+export type AnswerOutcome = AnswerFound | AnswerMalformed | AnswerOverBudget;
 
 /** Options for {@link answerStart}. */
 export interface AnswerOptions {
@@ -49,9 +70,9 @@ export interface AnswerState {
   readonly budget: BudgetState;
   /** The SSE scanner (an `event-stream` body). */
   readonly scan: ScanState;
-  /** The decoded text of a `json` body so far. */
+  /** @internal The decoded text of a `json` body so far. */
   readonly text: string;
-  /** An incomplete UTF-8 sequence at the end of a `json` body so far. */
+  /** @internal An incomplete UTF-8 sequence at the end of a `json` body so far. */
   readonly textTail: Utf8Tail;
   /** The response selector. */
   readonly select: SelectState;

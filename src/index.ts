@@ -13,7 +13,15 @@ export { scan, scanEnd, scanStart } from './scanner.js';
 export type { ScanEndOptions, ScanResult, ScanState, SseEvent } from './scanner.js';
 
 export { select, selectEnd, selectStart, selectValue } from './selector.js';
-export type { NoAnswerReason, SelectEndResult, SelectOptions, SelectResult, SelectState } from './selector.js';
+export type {
+  NoAnswerReason,
+  SelectAnswered,
+  SelectEndResult,
+  SelectOptions,
+  SelectResult,
+  SelectState,
+  SelectUnanswered,
+} from './selector.js';
 
 export { budget, budgetStart, DEFAULT_MAX_BYTES } from './budget.js';
 export type { BudgetResult, BudgetState } from './budget.js';
@@ -22,6 +30,9 @@ export { answer, answerEnd, answerStart } from './answer.js';
 export type {
   AnswerEndResult,
   AnswerFormat,
+  AnswerFound,
+  AnswerMalformed,
+  AnswerOverBudget,
   AnswerOptions,
   AnswerOutcome,
   AnswerResult,

@@ -57,10 +57,28 @@ export interface SelectResult {
 /** Why a finished input has no answer. */
 export type NoAnswerReason = 'no_message' | 'no_response';
 
+/** What {@link selectEnd} returns when an answer came. */
+export interface SelectAnswered {
+  /** The final state. */
+  readonly state: SelectState;
+  /** The answer, exactly as parsed. */
+  readonly answer: JsonRpcResponse;
+  /** Absent: there is an answer. */
+  readonly reason?: undefined;
+}
+
+/** What {@link selectEnd} returns when no answer came. */
+export interface SelectUnanswered {
+  /** The final state. */
+  readonly state: SelectState;
+  /** Absent: there is no answer. */
+  readonly answer?: undefined;
+  /** Why: no message at all, or messages but no response to the request. */
+  readonly reason: NoAnswerReason;
+}
+
 /** What {@link selectEnd} returns: the answer, or why there is none. */
-export type SelectEndResult =
-  | { readonly state: SelectState; readonly answer: JsonRpcResponse; readonly reason?: undefined }
-  | { readonly state: SelectState; readonly answer?: undefined; readonly reason: NoAnswerReason };
+export type SelectEndResult = SelectAnswered | SelectUnanswered;
 
 /** The state that begins selecting the answer to one request. */
 export function selectStart(options: SelectOptions = {}): SelectState {

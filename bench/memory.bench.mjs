@@ -1,0 +1,103 @@
+// Peak memory while reading a 16 MiB answer, readAnswer against the MCP SDK's transport.
+// Run with --expose-gc (`npm run bench` does). Method: the body's chunks are built first; once
+// the previous run's leftovers are collected (forced GCs), the baseline is heap used + array
+// buffers. While reading, the same figure is sampled at every chunk the body delivers and once
+// more with the answer in hand. The result is (peak - baseline) / body size: what reading costs
+// beyond the body's own chunks. Two readings: "garbage included" samples as it finds the heap
+// (the target's figure: the SDK's is 3x there); "live" forces a GC before each sample, which is
+// what a reader really retains. Each side, each reading, three runs alternating; medians.
+import { chunked, encode } from './workloads.mjs';
+import { viaReadAnswer, viaSdk } from './answer.bench.mjs';
+import { median } from './harness.mjs';
+
+if (typeof globalThis.gc !== 'function') throw new Error('run with node --expose-gc');
+
+const BODY = 16 * 1024 * 1024;
+const CHUNK = 64 * 1024;
+
+function answerBody() {
+  const head = 'event: message\ndata: {"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"';
+  const tail = '"}]}}\n\n';
+  return chunked(encode(head + 'z'.repeat(BODY - head.length - tail.length) + tail), CHUNK);
+}
+
+function used(collect = true) {
+  if (collect) globalThis.gc();
+  const m = process.memoryUsage();
+  return m.heapUsed + m.arrayBuffers;
+}
+
+/**
+ * The figure once the previous run's leftovers are gone: a reader that keeps reading after its
+ * answer (the SDK's does, until the body ends) frees its memory a few turns later.
+ */
+async function settled() {
+  let last = used();
+  for (let i = 0; i < 50; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const now = used();
+    if (Math.abs(now - last) < 2 ** 20) return now;
+    last = now;
+  }
+  return last;
+}
+
+/**
+ * Reads once, sampling at every chunk the body delivers and with the answer in hand, and returns
+ * the peak over the body size. `collect`: force a GC before each sample (live memory only);
+ * otherwise garbage not yet collected counts too.
+ */
+async function peakOf(read, chunks, collect) {
+  let peak = 0;
+  const sample = () => {
+    peak = Math.max(peak, used(collect));
+  };
+  const sampled = new Set(chunks);
+  const baseline = await settled();
+  const originalEnqueue = ReadableStreamDefaultController.prototype.enqueue;
+  ReadableStreamDefaultController.prototype.enqueue = function (chunk) {
+    if (sampled.has(chunk)) sample();
+    return originalEnqueue.call(this, chunk);
+  };
+  try {
+    await read(chunks, sample);
+  } finally {
+    ReadableStreamDefaultController.prototype.enqueue = originalEnqueue;
+  }
+  return (peak - baseline) / chunks.reduce((n, c) => n + c.length, 0);
+}
+
+export async function run() {
+  const chunks = answerBody();
+  const ours = [];
+  const sdk = [];
+  // The answer is sampled while it is held.
+  const hold = (read) => async (c, sample) => {
+    const answer = await read(c);
+    sample();
+    if (answer.result.content[0].text.length < BODY / 2) throw new Error('the answer was not read whole');
+  };
+  const holdOurs = hold(viaReadAnswer);
+  const holdSdk = hold(viaSdk);
+  for (let round = 0; round < 3; round++) {
+    ours.push({ all: await peakOf(holdOurs, chunks, false), live: await peakOf(holdOurs, chunks, true) });
+    sdk.push({ all: await peakOf(holdSdk, chunks, false), live: await peakOf(holdSdk, chunks, true) });
+  }
+  const fig = (runs, key) => median(runs.map((r) => r[key]));
+  const rounds = (runs, key) => runs.map((r) => r[key].toFixed(2)).join(' ');
+  const o = fig(ours, 'live');
+  const s = fig(sdk, 'live');
+  const all = fig(ours, 'all');
+  const line = (met, name, value, rest) => `${met === undefined ? '    ' : met ? 'met ' : 'MISS'}  ${name.padEnd(44)} ${value.toFixed(2)}x${rest}`;
+  console.log('peak memory reading a 16 MiB answer, 64 KiB chunks: (peak - baseline) / body size, lower is better');
+  console.log(line(all <= 3, 'readAnswer, garbage included', all, ` (target <= 3x, aim 2x; rounds ${rounds(ours, 'all')})`));
+  console.log(line(undefined, 'MCP SDK transport, garbage included', fig(sdk, 'all'), ` (rounds ${rounds(sdk, 'all')})`));
+  console.log(line(undefined, 'readAnswer, live (forced GC at each sample)', o, ` (rounds ${rounds(ours, 'live')})`));
+  console.log(line(undefined, 'MCP SDK transport, live', s, ` (rounds ${rounds(sdk, 'live')})`));
+  return { name: 'memory: 16 MiB answer (garbage included)', ratio: all, live: o, sdk: fig(sdk, 'all'), sdkLive: s, target: 3, met: all <= 3 };
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const result = await run();
+  if (process.argv.includes('--json')) console.log(JSON.stringify(result));
+}
