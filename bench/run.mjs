@@ -14,7 +14,7 @@ const here = (file) => fileURLToPath(new URL(file, import.meta.url));
 const results = [...(await runScanner()), ...(await runAnswer())];
 console.log('');
 const memory = spawnSync(process.execPath, ['--expose-gc', here('./memory.bench.mjs'), '--json'], { encoding: 'utf8' });
-process.stdout.write(memory.stdout);
+process.stdout.write(memory.stdout.split('\n').filter((l) => !l.startsWith('{')).join('\n'));
 if (memory.status !== 0) {
   process.stderr.write(memory.stderr);
   process.exit(memory.status ?? 1);

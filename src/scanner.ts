@@ -4,9 +4,9 @@
  * It follows WHATWG HTML §9.2.6 "Interpreting an event stream" exactly; each rule below cites the
  * step it implements. <https://html.spec.whatwg.org/multipage/server-sent-events.html#event-stream-interpretation>
  *
- * Pipeline of one `scan` call: decode the chunk up to its last clean UTF-8 point (`utf8.ts`),
- * strip the stream's one leading BOM, cut the text into lines at CRLF, LF or CR, and interpret
- * each complete line; the incomplete last line is carried in the state as text.
+ * Pipeline of one `scan` call: decode the chunk, carrying an incomplete UTF-8 sequence over to the
+ * next (`utf8.ts`); strip the stream's one leading BOM; cut the text into lines at CRLF, LF or
+ * CR; interpret each complete line. The incomplete last line is carried in the state as text.
  *
  * Why the pending line is kept as strings: appending to a JS string is O(1) (engines build a
  * rope and flatten it once, when the line is read), strings are immutable values, and they
