@@ -61,10 +61,12 @@ export async function run() {
   const results = [];
   console.log('scanner vs eventsource-parser 4.1.3 (throughput ratio, higher is better)');
   for (const c of cases) {
+    if (process.env.BENCH_ONLY && !c.name.includes(process.env.BENCH_ONLY)) continue;
     const result = await compare(c.name, () => readWithScanner(c.chunks), () => readWithPeer(c.chunks));
     console.log(line(result, c.target));
     results.push({ ...result, target: c.target, met: result.ratio >= c.target });
   }
+  if (process.env.BENCH_ONLY && !'linearity'.includes(process.env.BENCH_ONLY)) return results;
   const ratio = linearity();
   const met = ratio <= 1.5;
   console.log(`${met ? 'met ' : 'MISS'}  ${'linearity: time/byte 512 KiB vs 64 KiB line'.padEnd(44)} ${ratio.toFixed(2)}x (target <= 1.5x)`);
