@@ -36,6 +36,9 @@ const cases = [
   { name: 'small: UTF-8-heavy events, 1 KiB chunks', chunks: w.chunked(w.encode(w.utf8Events()), 1024), target: 0.95 },
   { name: 'CRLF: 20,000 typed events, 1 KiB chunks', chunks: w.chunked(w.encode(w.crlfEvents()), 1024), target: 1.2 },
   { name: 'large: one 1 MiB event, 16 KiB chunks', chunks: w.chunked(w.encode(w.oneLargeEvent(1 << 20)), 16 * 1024), target: 4 },
+  // Diagnostic, no target: the large case below V8's large-object size (128 KiB), where a string
+  // is not put on freshly mapped pages. See docs/guides/benchmarks.md.
+  { name: 'diagnostic: one 120 KiB event, 16 KiB chunks', chunks: w.chunked(w.encode(w.oneLargeEvent(120 * 1024)), 16 * 1024) },
   { name: 'tiny: one 200 KB line, 1-byte chunks', chunks: w.chunked(w.encode(w.oneLargeEvent(200_000)), 1), target: 1.5 },
 ];
 
@@ -63,6 +66,10 @@ export async function run() {
   for (const c of cases) {
     if (process.env.BENCH_ONLY && !c.name.includes(process.env.BENCH_ONLY)) continue;
     const result = await compare(c.name, () => readWithScanner(c.chunks), () => readWithPeer(c.chunks));
+    if (c.target === undefined) {
+      console.log(`      ${result.name.padEnd(44)} ${result.ratio.toFixed(2)}x (rounds ${result.ratios.map((r) => r.toFixed(2)).join(' ')})`);
+      continue;
+    }
     console.log(line(result, c.target));
     results.push({ ...result, target: c.target, met: result.ratio >= c.target });
   }

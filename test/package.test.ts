@@ -13,7 +13,7 @@ const pkg = JSON.parse(readFileSync(`${root}/package.json`, 'utf8')) as {
   sideEffects: boolean;
 };
 
-type Package = typeof import('../src/index.js');
+type Package = typeof import('sse-answer');
 
 test('dist/ is built (npm test builds it first; run `npm run build` before vitest alone)', () => {
   expect(existsSync(`${root}/dist/index.js`) && existsSync(`${root}/dist/index.cjs`)).toBe(true);
