@@ -5,6 +5,7 @@
  * offsets at which each is dispatched), so properties can check the implementation against it.
  */
 import fc from 'fast-check';
+import { cutAt } from '../test/helpers/chunks.js';
 
 export type Id = string | number;
 export type JsonMsg = { [key: string]: unknown };
@@ -398,13 +399,4 @@ export function cutsArb(length: number): fc.Arbitrary<number[]> {
 }
 
 /** The bytes cut at the given points; empty chunks (repeated or end cuts) are kept. */
-export function cut(bytes: Uint8Array, cuts: readonly number[]): Uint8Array<ArrayBuffer>[] {
-  const out: Uint8Array<ArrayBuffer>[] = [];
-  let from = 0;
-  for (const c of cuts) {
-    out.push(bytes.slice(from, c));
-    from = c;
-  }
-  out.push(bytes.slice(from));
-  return out;
-}
+export const cut = cutAt;

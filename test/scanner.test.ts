@@ -7,6 +7,7 @@
 import { describe, expect, test } from 'vitest';
 import { scan, scanEnd, scanStart } from '../src/index.js';
 import type { ScanEndOptions, ScanState, SseEvent } from '../src/index.js';
+import { cutAt } from './helpers/chunks.js';
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
@@ -30,16 +31,7 @@ function bytes(...parts: Part[]): Uint8Array {
 }
 
 /** Splits `all` at the given byte offsets (ascending) into chunks. */
-function splitAt(all: Uint8Array, cuts: readonly number[]): Uint8Array[] {
-  const chunks: Uint8Array[] = [];
-  let prev = 0;
-  for (const cut of cuts) {
-    chunks.push(all.slice(prev, cut));
-    prev = cut;
-  }
-  chunks.push(all.slice(prev));
-  return chunks;
-}
+const splitAt = (all: Uint8Array, cuts: readonly number[]): Uint8Array[] => cutAt(all, cuts);
 
 /** One chunk per byte. */
 function byteByByte(all: Uint8Array): Uint8Array[] {

@@ -18,6 +18,7 @@ import {
   type JsonRpcMessage,
   type JsonRpcRequestId,
 } from '../../src/index.js';
+import { cutAt } from './chunks.js';
 
 const encoder = new TextEncoder();
 
@@ -42,14 +43,7 @@ export function concat(chunks: readonly (string | Uint8Array)[]): Uint8Array<Arr
 export function splitAt(body: string | Uint8Array, cuts: readonly number[]): Uint8Array<ArrayBuffer>[] {
   const all = bytes(body);
   const points = [...new Set(cuts.map((c) => Math.max(0, Math.min(all.length, c))))].sort((a, b) => a - b);
-  const out: Uint8Array<ArrayBuffer>[] = [];
-  let from = 0;
-  for (const p of points) {
-    out.push(all.slice(from, p));
-    from = p;
-  }
-  out.push(all.slice(from));
-  return out;
+  return cutAt(all, points);
 }
 
 /** The body in chunks of `size` bytes (the last may be shorter). */
