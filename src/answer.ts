@@ -70,8 +70,10 @@ export interface AnswerState {
   readonly budget: BudgetState;
   /** The SSE scanner (an `event-stream` body). */
   readonly scan: ScanState;
-  /** @internal The decoded text of a `json` body so far. */
+  /** @internal The decoded text of a `json` body so far is `text + textRecent`. */
   readonly text: string;
+  /** @internal The last, short part of the decoded `json` body, kept flat (see `decodeJsonChunk`). */
+  readonly textRecent: string;
   /** @internal An incomplete UTF-8 sequence at the end of a `json` body so far. */
   readonly textTail: Utf8Tail;
   /** The response selector. */
@@ -103,6 +105,7 @@ export function answerStart(options: AnswerOptions): AnswerState {
     budget: budgetStart(options.maxBytes),
     scan: scanStart(),
     text: '',
+    textRecent: '',
     textTail: NO_TAIL,
     select: selectStart({ requestId: options.requestId }),
     outcome: undefined,
@@ -160,15 +163,26 @@ function ended(state: AnswerState, messages: JsonRpcMessage[], outcome: AnswerOu
   return { state: { ...state, outcome }, messages, outcome };
 }
 
-/** Decodes a `json` body chunk onto the text so far: one rope node per chunk, no re-copy. */
-function decodeJsonChunk(state: AnswerState, chunk: Uint8Array): { text: string; textTail: Utf8Tail } {
-  if (chunk.length === 0) return { text: state.text, textTail: state.textTail };
+/**
+ * Decodes a `json` body chunk onto the text so far. Appending to a string makes a rope node; a
+ * node per chunk that lives until the body ends is what a body in tiny chunks costs most (the
+ * scanner's pending line has the same problem; see SETTLE in scanner.ts). So short text collects
+ * in a flat recent part, and only parts of RECENT characters or more become rope nodes.
+ */
+function decodeJsonChunk(state: AnswerState, chunk: Uint8Array): { text: string; textRecent: string; textTail: Utf8Tail } {
+  if (chunk.length === 0) return { text: state.text, textRecent: state.textRecent, textTail: state.textTail };
   const decoded = decodeChunk(state.textTail, chunk);
-  return { text: state.text + decoded.text, textTail: decoded.tail };
+  const recent = state.textRecent + decoded.text;
+  if (recent.length >= RECENT) return { text: state.text + recent, textRecent: '', textTail: decoded.tail };
+  recent.charCodeAt(0); // reading a character flattens a rope: the old recent part dies young
+  return { text: state.text, textRecent: recent, textTail: decoded.tail };
 }
 
+/** See {@link decodeJsonChunk}. */
+const RECENT = 256;
+
 function endJson(state: AnswerState): AnswerEndResult {
-  let text = state.text + flushTail(state.textTail);
+  let text = state.text + state.textRecent + flushTail(state.textTail);
   // Response.json() decodes with "UTF-8 decode", which drops one leading byte order mark.
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   if (text === '') return ended(state, [], { kind: 'malformed_answer', reason: 'no_message' });

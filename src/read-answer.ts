@@ -40,7 +40,8 @@ export interface ReadAnswerOptions {
    * Called synchronously with every message passed over, in order: notifications, server
    * requests, responses to other requests, batch elements. Its return value is ignored (never
    * awaited). If it throws, reading stops, the body is released, and `readAnswer` rejects with
-   * that same error.
+   * that same error. A promise it returns is not observed either: an async callback must handle
+   * its own rejections.
    */
   readonly onMessage?: ((message: JsonRpcMessage) => void) | undefined;
 }
@@ -100,30 +101,29 @@ export async function readAnswer(response: Response, options: ReadAnswerOptions 
   const reader = body.getReader();
   let finished = false; // the body ended or errored on its own: nothing left to cancel
   let cancelReason: unknown;
-  let onAbort: (() => void) | undefined;
-  const aborted =
-    signal === undefined
-      ? undefined
-      : new Promise<never>((_, reject) => {
-          onAbort = () => reject(abortError(signal, detailOf(state)));
-          signal.addEventListener('abort', onAbort, { once: true });
-        });
-  // The race below may leave `aborted` unobserved when the read wins; that is not an error.
-  aborted?.catch(() => {});
+  // An abort cancels the reader, which settles a pending read at once (as done); the loop then
+  // sees the signal and throws. No promise is raced per read, so nothing accumulates per chunk.
+  const onAbort = (): void => {
+    void release(reader.cancel(signal?.reason));
+  };
+  signal?.addEventListener('abort', onAbort, { once: true });
 
   try {
     for (;;) {
+      // Checked before every read, not only while one is pending: a chunk already queued must
+      // not be read after an abort.
+      if (signal?.aborted) throw stopped(signal);
       let chunk: ReadableStreamReadResult<Uint8Array>;
       try {
-        chunk = await (aborted === undefined ? reader.read() : Promise.race([reader.read(), aborted]));
+        chunk = await reader.read();
       } catch (error) {
-        if (isAbort(error)) {
-          cancelReason = signal?.reason;
-          throw error;
-        }
+        // A body fetched with the same signal errors with the abort reason before our listener
+        // runs: that is an abort, not a failed stream.
+        if (signal?.aborted) throw stopped(signal);
         finished = true;
         throw new AnswerError('stream_failed', `the response body failed while being read: ${describe(error)}`, detailOf(state), { cause: error });
       }
+      if (signal?.aborted) throw stopped(signal);
       if (chunk.done) {
         finished = true;
         const end = answerEnd(state);
@@ -142,10 +142,11 @@ export async function readAnswer(response: Response, options: ReadAnswerOptions 
         cancelReason = error;
         throw error;
       }
+      if (signal?.aborted) throw stopped(signal); // onMessage may have aborted it
       if (read.outcome !== undefined) return settle(read.outcome, format, detailOf(state));
     }
   } finally {
-    if (onAbort !== undefined) signal?.removeEventListener('abort', onAbort);
+    signal?.removeEventListener('abort', onAbort);
     // Cancelling settles any pending read (with done) before the lock is released. It is not
     // awaited: a source whose cancel hangs must not hold the caller's answer.
     const cancelled = finished ? undefined : reader.cancel(cancelReason);
@@ -153,8 +154,10 @@ export async function readAnswer(response: Response, options: ReadAnswerOptions 
     void release(cancelled);
   }
 
-  function isAbort(error: unknown): boolean {
-    return signal !== undefined && signal.aborted && error instanceof AnswerError && (error.code === 'aborted' || error.code === 'timeout');
+  /** The error for an aborted signal, with what had been read; the body is cancelled with its reason. */
+  function stopped(aborted: AbortSignal): AnswerError {
+    cancelReason = aborted.reason;
+    return abortError(aborted, detailOf(state));
   }
 }
 
@@ -246,7 +249,7 @@ function detail(contentType: string | null, maxBytes: number, state: AnswerState
  * tag check, unlike `instanceof`, also accepts a Uint8Array from another realm.
  */
 function isBytes(value: unknown): value is Uint8Array {
-  return Object.prototype.toString.call(value) === '[object Uint8Array]';
+  return ArrayBuffer.isView(value) && Object.prototype.toString.call(value) === '[object Uint8Array]';
 }
 
 /** Observes a promise that only releases a resource, so its rejection is not unhandled. */

@@ -138,6 +138,19 @@ function extendLine(state: ScanState, added: string, tail: Utf8Tail, afterCR: bo
   };
 }
 
+/**
+ * `value` — a slice of `text`, or built from slices — as a string that does not keep `text` alive.
+ * V8 represents a slice of 13 or more characters as a view of its parent, so a short id or
+ * pending line cut from a 1 MiB chunk would hold the whole chunk's text for as long as the state
+ * lives. A state holds the pending line and the pending event, nothing more, so such a value is
+ * copied; a value of at least half the text is kept as it is (it costs at most its own size again).
+ */
+function detached(value: string, text: string): string {
+  if (value.length < 13 || value.length * 2 >= text.length) return value;
+  // A rope read by `slice` is flattened into a new string first: the copy keeps nothing else.
+  return (' ' + value).slice(1);
+}
+
 /** The state that begins a stream. */
 export function scanStart(): ScanState {
   return streamStart('', undefined);
@@ -230,19 +243,24 @@ export function scan(state: ScanState, chunk: Uint8Array): ScanResult {
   }
 
   // The new pending line is the text after the last line end, split at a multiple of SETTLE.
+  // What the state keeps past this chunk is detached from the chunk's text (see `detached`);
+  // a value equal to the one the state already held is that one, already detached.
   const cut = text.length - ((text.length - pos) % SETTLE);
+  const id = block.id === state.id ? state.id : detached(block.id, text);
+  const lastEventId =
+    block.lastEventId === id ? id : block.lastEventId === state.lastEventId ? state.lastEventId : detached(block.lastEventId, text);
   return {
     state: {
-      lastEventId: block.lastEventId,
+      lastEventId,
       retry: block.retry,
-      line: text.slice(pos, cut),
-      lineRecent: text.slice(cut),
+      line: detached(text.slice(pos, cut), text),
+      lineRecent: detached(text.slice(cut), text),
       tail,
       afterCR,
       bomChecked,
-      data: block.data,
-      type: block.type,
-      id: block.id,
+      data: block.data === undefined || block.data === state.data ? block.data : detached(block.data, text),
+      type: block.type === state.type ? state.type : detached(block.type, text),
+      id,
     },
     events: block.events,
   };

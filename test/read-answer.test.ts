@@ -709,3 +709,61 @@ async function sdkToolCall(enableJsonResponse: boolean, resumable = false): Prom
   const response = await transport.handleRequest(request);
   return { response };
 }
+
+describe('aborting: regressions found in review', () => {
+  test('a body fetched with the same signal errors with the abort reason first: still aborted/timeout, not stream_failed', async () => {
+    for (const [controller, code] of [
+      [new AbortController(), 'aborted'],
+      [new AbortController(), 'timeout'],
+    ] as const) {
+      let cancelled = false;
+      // As fetch does: the body's stream is errored by the signal, by a listener added before readAnswer's.
+      const body = new ReadableStream<Uint8Array>({
+        start(stream) {
+          controller.signal.addEventListener('abort', () => stream.error(controller.signal.reason));
+          stream.enqueue(new TextEncoder().encode(': keep-alive\n\n'));
+        },
+        cancel() {
+          cancelled = true;
+        },
+      });
+      const response = new Response(body, { headers: { 'content-type': 'text/event-stream' } });
+      const reading = readAnswer(response, { signal: controller.signal });
+      setTimeout(() => controller.abort(code === 'timeout' ? new DOMException('too slow', 'TimeoutError') : 'stop'), 5);
+      const err = await answerError(reading);
+      expect(err.code).toBe(code);
+      expect(err.cause).toBe(controller.signal.reason);
+      expect(response.body?.locked).toBe(false);
+      expect(cancelled).toBe(false); // errored by its source, so there was nothing to cancel
+    }
+  });
+
+  test('an abort from onMessage stops reading even when the answer is already queued', async () => {
+    const controller = new AbortController();
+    const { response, source } = sseResponse([NOTE, ANSWER]);
+    const err = await answerError(readAnswer(response, { signal: controller.signal, onMessage: () => controller.abort('enough') }));
+    expect(err.code).toBe('aborted');
+    expect(err.cause).toBe('enough');
+    expect(source.pulls).toBe(1);
+    expect(await expectReleased(source, response)).toBe('cancelled');
+    expect(source.cancelReason).toBe('enough');
+  });
+
+  test('an abort from onMessage for a message in the answer chunk still wins over the answer', async () => {
+    const controller = new AbortController();
+    const { response, source } = sseResponse([NOTE + ANSWER]);
+    const err = await answerError(readAnswer(response, { signal: controller.signal, onMessage: () => controller.abort('enough') }));
+    expect(err.code).toBe('aborted');
+    expect(await expectReleased(source, response)).toBe('cancelled');
+  });
+
+  test('a chunk that only claims to be a Uint8Array is stream_failed', async () => {
+    const fake = { [Symbol.toStringTag]: 'Uint8Array', length: 3 };
+    const body = new ReadableStream({ start: (stream) => stream.enqueue(fake) });
+    const response = new Response(body as ReadableStream<Uint8Array>, { headers: { 'content-type': 'text/event-stream' } });
+    const err = await answerError(readAnswer(response));
+    expect(err.code).toBe('stream_failed');
+    expect(err.cause).toBeInstanceOf(TypeError);
+    expect(response.body?.locked).toBe(false);
+  });
+});
