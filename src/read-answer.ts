@@ -8,7 +8,15 @@
  * @module
  */
 
-import { answer, answerEnd, answerStart, type AnswerFormat, type AnswerOutcome, type AnswerState } from './answer.js';
+import {
+  answer,
+  answerEnd,
+  answerStart,
+  type AnswerFormat,
+  type AnswerOutcome,
+  type AnswerState,
+  type MalformedReason,
+} from './answer.js';
 import { checkMaxBytes, DEFAULT_MAX_BYTES } from './budget.js';
 import { mimeEssence } from './content-type.js';
 import { AnswerError, type AnswerDetail, type AnswerErrorCode } from './errors.js';
@@ -206,7 +214,7 @@ function settle(outcome: AnswerOutcome, format: AnswerFormat, detail: AnswerDeta
   }
 }
 
-function malformedMessage(reason: 'no_message' | 'no_response' | 'invalid_json', format: AnswerFormat, detail: AnswerDetail): string {
+function malformedMessage(reason: MalformedReason, format: AnswerFormat, detail: AnswerDetail): string {
   const kind = format === 'json' ? 'application/json' : 'text/event-stream';
   const seen = format === 'json' ? '' : ` (${count(detail.events, 'event')}, last event id ${JSON.stringify(detail.lastEventId)})`;
   switch (reason) {

@@ -156,34 +156,8 @@ export function sourceBody(chunks: readonly (string | Uint8Array)[], opts: Sourc
     { highWaterMark: 0 },
   );
 
-  return {
-    body,
-    released,
-    get pulls() {
-      return record.pulls;
-    },
-    get delivered() {
-      return record.delivered;
-    },
-    get deliveredBytes() {
-      return record.deliveredBytes;
-    },
-    get cancelled() {
-      return record.cancelled;
-    },
-    get cancelReason() {
-      return record.cancelReason;
-    },
-    get closed() {
-      return record.closed;
-    },
-    get errored() {
-      return record.errored;
-    },
-    get error() {
-      return record.error;
-    },
-  };
+  // The record itself is the view: its counters are read live, through a read-only type.
+  return Object.assign(record, { body, released });
 }
 
 /** A response over a source body, with the given content type (`null` for none) and status. */
