@@ -1,7 +1,7 @@
 /**
- * Hand-written regression cases for the scanner: counterexamples found by the property tests go
- * here, with expected values worked out by hand from WHATWG HTML "Interpreting an event stream"
- * (never computed by the reference model or the scanner).
+ * Hand-written regression cases: counterexamples found by the property tests go here, with
+ * expected values worked out by hand — for the scanner from WHATWG HTML "Interpreting an event
+ * stream" (never computed by the reference model or the scanner).
  *
  * No property in scanner.property.test.ts has found an implementation bug so far. The cases below
  * pin the edges the properties exercise most (chunk boundaries inside CRLF, BOMs and UTF-8
@@ -9,6 +9,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { scan, scanEnd, scanStart, type SseEvent } from '../src/index.js';
+import { parseJsonWith } from '../src/parse-json.js';
 
 type Part = string | readonly number[];
 const encoder = new TextEncoder();
@@ -122,5 +123,16 @@ describe('scanner regressions (hand-worked from the spec)', () => {
       lastEventId: '',
       retry: undefined,
     });
+  });
+});
+
+describe('parseJson (found by parse-json.property.test.ts)', () => {
+  test('a duplicate key whose later value is the string a marker stands for (FC_SEED=-2021064695)', () => {
+    // The first "" value is a long string, replaced by the marker "\u00000" while the envelope is
+    // parsed; the second "" value is that same string, written in the text, and overwrites it.
+    // The reviver saw one marker-like string, as many as it expected, and put the long string
+    // back. The text now goes to JSON.parse whole whenever it holds the escape \u0000.
+    const text = '["\\u00002",-1.5,{"1":"\\u00001","10":[],"":"zzzzzzzzzzzz","":"\\u00000"}]';
+    expect(parseJsonWith(text, 1, 59)).toEqual(['\u00002', -1.5, { 1: '\u00001', 10: [], '': '\u00000' }]);
   });
 });

@@ -15,6 +15,7 @@
 
 import { budget, budgetStart, type BudgetState } from './budget.js';
 import type { JsonRpcMessage, JsonRpcRequestId, JsonRpcResponse } from './json-rpc.js';
+import { parseJson } from './parse-json.js';
 import { scan, scanEnd, scanStart, type ScanState } from './scanner.js';
 import { select, selectEnd, selectStart, selectValue, type SelectState } from './selector.js';
 import { decodeChunk, flushTail, NO_TAIL, type Utf8Tail } from './utf8.js';
@@ -188,7 +189,7 @@ function endJson(state: AnswerState): AnswerEndResult {
   if (text === '') return ended(state, [], { kind: 'malformed_answer', reason: 'no_message' });
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = parseJson(text);
   } catch (cause) {
     return ended(state, [], { kind: 'malformed_answer', reason: 'invalid_json', cause });
   }

@@ -43,7 +43,7 @@ export function checkMaxBytes(maxBytes: unknown): number {
     return maxBytes;
   }
   throw new RangeError(
-    `maxBytes must be a whole number of bytes (0 or more) or Infinity, got ${describe(maxBytes)}`,
+    `maxBytes must be a whole number of bytes (0 or more) or Infinity, got ${describeValue(maxBytes)}`,
   );
 }
 
@@ -61,7 +61,8 @@ export function budget(state: BudgetState, chunk: Uint8Array): BudgetResult {
   return { state: next, chunk: chunk.subarray(0, room), exceeded: true };
 }
 
-function describe(value: unknown): string {
+/** A bad option value, for the error that names it: strings quoted, objects by their type. */
+function describeValue(value: unknown): string {
   if (typeof value === 'string') return JSON.stringify(value);
   if (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean') return String(value);
   return value === null ? 'null' : typeof value;

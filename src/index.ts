@@ -3,8 +3,9 @@
  * `text/event-stream` — and hold no stream.
  *
  * The pipeline, one file a stage: the SSE scanner (`scanner.ts`, over `utf8.ts`), the response
- * selector (`selector.ts`), the byte-budget guard (`budget.ts`), their composition into the
- * answer reducer (`answer.ts`), and the driver over a fetch `Response` (`read-answer.ts`).
+ * selector (`selector.ts`, over `parse-json.ts`), the byte-budget guard (`budget.ts`), their
+ * composition into the answer reducer (`answer.ts`), and the driver over a fetch `Response`
+ * (`read-answer.ts`).
  * Everything here uses web-platform globals only.
  * @packageDocumentation
  */

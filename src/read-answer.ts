@@ -129,7 +129,7 @@ export async function readAnswer(response: Response, options: ReadAnswerOptions 
         // runs: that is an abort, not a failed stream.
         if (signal?.aborted) throw stopped(signal);
         finished = true;
-        throw new AnswerError('stream_failed', `the response body failed while being read: ${describe(error)}`, detailOf(state), { cause: error });
+        throw new AnswerError('stream_failed', `the response body failed while being read: ${describeReason(error)}`, detailOf(state), { cause: error });
       }
       if (signal?.aborted) throw stopped(signal);
       if (chunk.done) {
@@ -139,7 +139,7 @@ export async function readAnswer(response: Response, options: ReadAnswerOptions 
         return settle(end.outcome, format, detailOf(end.state));
       }
       if (!isBytes(chunk.value)) {
-        const cause = new TypeError(`a body chunk must be a Uint8Array, got ${describe(chunk.value)}`);
+        const cause = new TypeError(`a body chunk must be a Uint8Array, got ${describeReason(chunk.value)}`);
         throw new AnswerError('stream_failed', `the response body failed while being read: ${cause.message}`, detailOf(state), { cause });
       }
       const read = answer(state, chunk.value);
@@ -235,7 +235,7 @@ function abortError(signal: AbortSignal, detail: AnswerDetail): AnswerError {
   const reason: unknown = signal.reason;
   const timedOut = typeof reason === 'object' && reason !== null && (reason as { name?: unknown }).name === 'TimeoutError';
   const code: AnswerErrorCode = timedOut ? 'timeout' : 'aborted';
-  const message = timedOut ? 'reading the answer timed out' : `reading the answer was aborted: ${describe(reason)}`;
+  const message = timedOut ? 'reading the answer timed out' : `reading the answer was aborted: ${describeReason(reason)}`;
   return new AnswerError(code, message, detail, { cause: reason });
 }
 
@@ -269,7 +269,8 @@ async function release(promise: Promise<unknown> | undefined): Promise<void> {
   }
 }
 
-function describe(value: unknown): string {
+/** An error, abort reason or stray value, for a message: an Error by its name and message. */
+function describeReason(value: unknown): string {
   if (value instanceof Error) return value.message === '' ? value.name : `${value.name}: ${value.message}`;
   if (typeof value === 'string') return value;
   if (value === undefined || value === null) return String(value);

@@ -4,7 +4,7 @@
  * Rules, in the order they apply to each event:
  * - the event type is not read: an event of any type may carry the answer;
  * - empty data is passed over (an MCP priming event: an id, maybe a retry, no data);
- * - data is parsed as JSON; data that is not JSON, and JSON that is not a message, is passed over
+ * - data is parsed as JSON (`parse-json.ts`: `JSON.parse`, sharing long strings with the text); data that is not JSON, and JSON that is not a message, is passed over
  *   and counted, but is not a message;
  * - an array is a batch: its elements are examined in order as if each had come alone (an element
  *   that is itself an array is not a message: JSON-RPC has no nested batches);
@@ -22,6 +22,7 @@ import {
   type JsonRpcRequestId,
   type JsonRpcResponse,
 } from './json-rpc.js';
+import { parseJson } from './parse-json.js';
 import type { SseEvent } from './scanner.js';
 
 /** The selector's state: plain, immutable data (the answer, once found, is the parsed object). */
@@ -137,7 +138,7 @@ class Selection {
   json(data: string): void {
     let value: unknown;
     try {
-      value = JSON.parse(data);
+      value = parseJson(data);
     } catch {
       this.ignored++;
       return;

@@ -105,6 +105,21 @@ describe('conformance: what the answer is', () => {
     expect(await readAnswer(jsonResponse(chunksOf(body, 1)).response)).toStrictEqual({ id: 1, result: 'ü' });
   });
 
+  test('a large answer (two long strings, one escaped) reads exactly like JSON.parse, from either content type', async () => {
+    // Long unescaped strings are slices of the text (src/parse-json.ts); the value must not show it.
+    const image = 'iVBORw0KGgo'.repeat(40_000); // 440,000 characters of base64
+    const text = `{"jsonrpc":"2.0","id":9,"result":{"content":[{"type":"image","data":"${image}","mimeType":"image/png"},` +
+      `{"type":"text","text":"${'line\\n'.repeat(30_000)}"}],"10":"ten","2":"two"}}`;
+    const parsed: unknown = JSON.parse(text);
+    const fromSse = await readAnswer(sseResponse(chunksOf(`event: message\ndata: ${text}\n\n`, 16 * 1024)).response, { requestId: 9 });
+    const fromJson = await readAnswer(jsonResponse(chunksOf(text, 16 * 1024)).response, { requestId: 9 });
+    for (const got of [fromSse, fromJson]) {
+      expect(got).toStrictEqual(parsed);
+      expect(JSON.stringify(got)).toBe(JSON.stringify(parsed));
+      expect(Object.keys((got as { result: object }).result)).toStrictEqual(['2', '10', 'content']);
+    }
+  });
+
   test('a JSON batch: the response is found, the messages before it reported in order', async () => {
     const seen: JsonRpcMessage[] = [];
     const got = await readAnswer(jsonResponse(['[{"method":"a"},{"id":"x","result":0},{"id":2,"result":"mine"},{"method":"after"}]']).response, {

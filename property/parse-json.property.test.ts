@@ -1,0 +1,75 @@
+/**
+ * parseJson against JSON.parse: over generated texts — valid ones with long strings in small
+ * envelopes, and the same texts mutated into near-misses — at small limits, so that every path
+ * (slices, markers, fallbacks) is taken, the result or the error is JSON.parse's own.
+ */
+import fc from 'fast-check';
+import { expect, test } from 'vitest';
+import { longStrings, parseJsonWith } from '../src/parse-json.js';
+import { canonical } from '../test/helpers/canonical.js';
+import { fcParams } from './settings.js';
+
+/** Characters that matter to a JSON string's extent and validity, and some that do not. */
+const charArb = fc.oneof(
+  { arbitrary: fc.constantFrom('x', 'y', ' ', '/', '\u007f', 'é', '日', '\ud83d\ude00', '\ud800', '\udfff'), weight: 8 },
+  { arbitrary: fc.constantFrom('"', '\\', '\n', '\t', '\u0000', '\u001f'), weight: 1 }, // escaped when written
+);
+const stringArb = fc.oneof(
+  { arbitrary: fc.array(charArb, { maxLength: 12 }).map((cs) => cs.join('')), weight: 3 },
+  { arbitrary: fc.integer({ min: 4, max: 20 }).map((n) => 'z'.repeat(n)), weight: 6 }, // long and clean: a slice
+  { arbitrary: fc.constantFrom('\u00000', '\u00001', '\u00002'), weight: 1 }, // what the markers are
+);
+const keyArb = fc.oneof(stringArb, fc.constantFrom('__proto__', '0', '1', '10', 'a', 'b'));
+
+const { value: valueArb } = fc.letrec<{ value: unknown }>((tie) => ({
+  value: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
+    stringArb,
+    fc.constantFrom(0, -0, 1, -1.5, 1e21, 5e-324, true, false, null),
+    fc.array(tie('value'), { maxLength: 4 }),
+    fc.array(fc.tuple(keyArb, tie('value')), { maxLength: 4 }).map((entries) => {
+      // Built as JSON.parse would build it, so that `__proto__` is an own key.
+      const object: Record<string, unknown> = {};
+      for (const [key, value] of entries) Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
+      return object;
+    }),
+  ),
+}));
+
+/** A mutation that turns a valid text into a near-miss (or, sometimes, another valid one). */
+const mutationArb = fc.record({
+  at: fc.nat(),
+  insert: fc.constantFrom('', '"', '\\', '\n', '\u0000', '\\u0000', '\\"', ':', ',', ' ', 'zzzz'),
+  remove: fc.nat({ max: 2 }),
+});
+
+/** A valid text (JSON.stringify with some indentation), maybe mutated. */
+const textArb = fc
+  .tuple(fc.oneof(valueArb, fc.array(valueArb, { minLength: 1, maxLength: 6 })), fc.constantFrom(undefined, 0, 1, '\t'), fc.option(mutationArb, { nil: undefined }))
+  .map(([value, indent, mutation]) => {
+    const text = JSON.stringify(value, null, indent) ?? 'null';
+    if (mutation === undefined) return text;
+    const at = mutation.at % (text.length + 1);
+    return text.slice(0, at) + mutation.insert + text.slice(at + mutation.remove);
+  });
+
+function outcome(parse: () => unknown): { value: unknown } | { error: string } {
+  try {
+    return { value: canonical(parse()) };
+  } catch (error) {
+    return { error: String(error) };
+  }
+}
+
+test('parseJson gives what JSON.parse gives, value (key order, -0, own __proto__) or error', () => {
+  let slicePath = 0;
+  fc.assert(
+    fc.property(textArb, fc.integer({ min: 1, max: 8 }), fc.integer({ min: 0, max: 400 }), (text, longString, maxEnvelope) => {
+      if (longStrings(text, longString, maxEnvelope) !== undefined) slicePath++;
+      expect(outcome(() => parseJsonWith(text, longString, maxEnvelope))).toEqual(outcome(() => JSON.parse(text)));
+    }),
+    fcParams,
+  );
+  // The generator must reach the path under test, not only the fallbacks.
+  expect(slicePath).toBeGreaterThan(fcParams.numRuns / 10);
+});

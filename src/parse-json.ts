@@ -1,0 +1,168 @@
+/**
+ * `JSON.parse` for message text, with one difference no caller can observe: a long string value
+ * written without escapes comes back as a slice of the text instead of a copy of it.
+ *
+ * Why: the answers that make a body large are one or two long strings in a small envelope — a
+ * tool result carrying a base64 image, audio or blob. `JSON.parse` copies every string value, so
+ * while it runs the text and its copy both exist, and in V8 a string of 128 KiB or more is put on
+ * freshly mapped pages. A slice (V8 makes a substring of 13 or more characters a view of its
+ * parent) shares the text's memory instead. The value is the same string: equal, same length,
+ * same characters, and the object around it is the one `JSON.parse` builds.
+ *
+ * How: one pass over the text finds its string tokens by jumping from quote to quote with
+ * `indexOf` (native, and vectorised for one-byte text); long ones that qualify are replaced by
+ * short markers; the rest — the envelope — is parsed by `JSON.parse` itself, and a reviver puts
+ * each long string's slice where its marker came back. Anything unexpected (a text that is not
+ * valid JSON, a marker that also occurs in the text, an envelope that is not small) falls back to
+ * a plain `JSON.parse` of the whole text, so results and errors are `JSON.parse`'s own.
+ *
+ * The cost of sharing: the slices keep the whole text alive for as long as the caller keeps any
+ * of them. The text is at most the envelope (MAX_ENVELOPE) plus the long strings, so that is
+ * what holding one long string may cost beyond itself.
+ * @module
+ */
+
+/** Strings shorter than this are copied, as `JSON.parse` does: V8's large-object size. */
+const LONG_STRING = 128 * 1024;
+
+/** The most text, besides the long strings, that is parsed through the marker path. */
+const MAX_ENVELOPE = 64 * 1024;
+
+/**
+ * Parses `text` as `JSON.parse(text)` does, taking string values of at least `longString`
+ * characters that contain no escape as slices of `text`. Throws what `JSON.parse` throws.
+ * @internal The limits are parameters so that tests can reach every path with small texts.
+ */
+export function parseJsonWith(text: string, longString: number, maxEnvelope: number): unknown {
+  if (text.length < longString + 2) return JSON.parse(text);
+  const spans = longStrings(text, longString, maxEnvelope);
+  if (spans === undefined) return JSON.parse(text);
+  return parseWithSlices(text, spans) ?? JSON.parse(text);
+}
+
+/** `JSON.parse(text)`, with long unescaped string values shared with `text` (see the module). */
+export function parseJson(text: string): unknown {
+  return parseJsonWith(text, LONG_STRING, MAX_ENVELOPE);
+}
+
+const COLON = 0x3a;
+
+/**
+ * The contents `[start, end)` of the string values of `text` that are at least `longString`
+ * long, have no escape and no control character, as a flat list of pairs; `undefined` when there
+ * are none, or when the text besides them is more than `maxEnvelope` characters (the marker path
+ * would not pay), or when the text is seen not to be JSON (`JSON.parse` will say why).
+ * @internal Exported for tests.
+ */
+export function longStrings(text: string, longString: number, maxEnvelope: number): number[] | undefined {
+  const spans: number[] = [];
+  let envelope = 0; // characters outside the long strings so far
+  let pos = 0;
+  // The next backslash at or after the cursor, searched again only once the cursor passes it, so
+  // the text is searched for backslashes once in all (a string's escapes are found by it too).
+  let backslash = -2;
+  const controls = new ControlSearch(text);
+  let open = text.indexOf('"');
+  for (;;) {
+    // Between strings: numbers, literals, punctuation and whitespace.
+    envelope += (open === -1 ? text.length : open) - pos;
+    if (envelope > maxEnvelope) return undefined;
+    if (open === -1) break;
+    // Outside strings there are no quotes, so the next one opens a string. It closes at the first
+    // quote not taken by an escape; an escape is a backslash and the character after it (the
+    // rest of a \uXXXX escape is hex digits, never a quote or a backslash).
+    let from = open + 1;
+    let close = text.indexOf('"', from);
+    let escaped = false;
+    for (;;) {
+      if (close === -1) return undefined; // an unterminated string
+      if (backslash !== -1 && backslash < from) backslash = text.indexOf('\\', from);
+      if (backslash === -1 || backslash > close) break; // no escape before the quote: it closes
+      // Skip the escape. The string is now part of the envelope, so stop as soon as that is
+      // too much, rather than walk a long escaped string escape by escape.
+      escaped = true;
+      // The markers are strings that begin with U+0000, which JSON can only write as \u0000: a
+      // text without that escape holds no string a marker could be mistaken for. (A duplicate
+      // key could otherwise put such a string where a marker was, with the count still right.)
+      if (text.startsWith('u0000', backslash + 1)) return undefined;
+      from = backslash + 2;
+      if (envelope + (from - open) > maxEnvelope) return undefined;
+      if (from > close) close = text.indexOf('"', from); // the quote was escaped
+    }
+    pos = close + 1;
+    const length = close - open - 1;
+    if (length >= longString && !escaped && !isKey(text, pos) && !controls.within(open + 1, close)) {
+      spans.push(open + 1, close);
+      envelope += 2; // the quotes stay
+    } else {
+      envelope += pos - open;
+    }
+    open = text.indexOf('"', pos);
+  }
+  return spans.length === 0 ? undefined : spans;
+}
+
+/** Whether the string token ending before `pos` is an object key: a colon follows it. */
+function isKey(text: string, pos: number): boolean {
+  let c = text.charCodeAt(pos);
+  // JSON whitespace: space, tab, LF, CR.
+  while (c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d) c = text.charCodeAt(++pos);
+  return c === COLON;
+}
+
+/**
+ * Whether a range of the text holds a control character (U+0000–U+001F), which JSON allows in
+ * strings only escaped. A regular expression reads ~1.4 ns a character here; `indexOf` per
+ * character code, each position searched again only once passed, reads the text once per code at
+ * memchr speed — ~0.7 ns a character for all 32.
+ */
+class ControlSearch {
+  private readonly next = new Array<number>(32).fill(-2);
+  constructor(private readonly text: string) {}
+
+  within(start: number, end: number): boolean {
+    for (let code = 0; code < 32; code++) {
+      let at = this.next[code]!;
+      if (at === -1) continue; // none left in the text
+      if (at < start) this.next[code] = at = this.text.indexOf(String.fromCharCode(code), start);
+      if (at !== -1 && at < end) return true;
+    }
+    return false;
+  }
+}
+
+/**
+ * Parses the text with each span replaced by a marker, and the markers revived as slices of the
+ * text. `undefined` when that cannot be trusted: the envelope is not JSON (only the whole text's
+ * parse may say why), or a marker did not come back exactly once (a duplicate key dropped it).
+ */
+function parseWithSlices(text: string, spans: readonly number[]): unknown {
+  const markers = new Map<string, number>();
+  let envelope = '';
+  let pos = 0;
+  for (let i = 0; i < spans.length; i += 2) {
+    const k = i >> 1;
+    // A marker is a string the reviver can tell apart: U+0000 then the span's number. The text
+    // holds no string with U+0000 (see `longStrings`), so only markers are markers.
+    markers.set(`\u0000${k}`, k);
+    envelope += text.slice(pos, spans[i]) + `\\u0000${k}`;
+    pos = spans[i + 1]!;
+  }
+  envelope += text.slice(pos);
+
+  const seen = new Uint8Array(markers.size);
+  let value: unknown;
+  try {
+    value = JSON.parse(envelope, (_key, found: unknown) => {
+      if (typeof found !== 'string' || found.charCodeAt(0) !== 0) return found;
+      const k = markers.get(found);
+      if (k === undefined) return found;
+      seen[k] = 1;
+      return text.slice(spans[2 * k], spans[2 * k + 1]);
+    });
+  } catch {
+    return undefined;
+  }
+  if (seen.includes(0)) return undefined;
+  return value;
+}

@@ -1,0 +1,122 @@
+import { describe, expect, test } from 'vitest';
+import { longStrings, parseJson, parseJsonWith } from '../src/parse-json.js';
+import { canonical } from './helpers/canonical.js';
+
+const long = (n: number, c = 'x') => c.repeat(n);
+
+/** parseJsonWith at small limits (long strings from 4 characters, an envelope of 64). */
+const parseSmall = (text: string) => parseJsonWith(text, 4, 64);
+
+/** Both parse alike (canonical form: key order and -0 kept) or both throw the same error. */
+function expectAsJsonParse(text: string, parse: (text: string) => unknown = parseSmall): void {
+  let expected: { value: unknown } | { error: string };
+  try {
+    expected = { value: canonical(JSON.parse(text)) };
+  } catch (error) {
+    expected = { error: String(error) };
+  }
+  let actual: { value: unknown } | { error: string };
+  try {
+    actual = { value: canonical(parse(text)) };
+  } catch (error) {
+    actual = { error: String(error) };
+  }
+  expect(actual).toEqual(expected);
+}
+
+describe('longStrings: which strings are taken as slices', () => {
+  test('a long value string, its contents without the quotes', () => {
+    const text = '{"a":"xxxxx","b":1}';
+    expect(longStrings(text, 4, 64)).toEqual([6, 11]);
+  });
+
+  test('strings shorter than the limit are not', () => {
+    expect(longStrings('{"a":"xyz","b":"abc"}', 4, 64)).toBeUndefined();
+  });
+
+  test('several, in text order, across arrays and nesting', () => {
+    const text = '[ "aaaa", {"k": ["bbbbb"]}, "cc" ]';
+    expect(longStrings(text, 4, 64)).toEqual([3, 7, 18, 23]);
+  });
+
+  test('a string with an escape is not, and the scan goes on past it', () => {
+    expect(longStrings('["ab\\ncd","xxxx"]', 4, 64)).toEqual([11, 15]);
+    // An escaped quote does not end the string.
+    expect(longStrings('["ab\\"cd\\\\","xxxx"]', 4, 64)).toEqual([13, 17]);
+    // A \uXXXX escape.
+    expect(longStrings('["\\u0041BCDE","yyyy"]', 4, 64)).toEqual([15, 19]);
+  });
+
+  test('a key is not, however long', () => {
+    expect(longStrings('{"kkkkk":1}', 4, 64)).toBeUndefined();
+    expect(longStrings('{"kkkkk" \n\t\r : "vvvv"}', 4, 64)).toEqual([16, 20]);
+  });
+
+  test('a string holding a control character is not (JSON allows them only escaped)', () => {
+    for (const control of ['\u0000', '\u0009', '\u000a', '\u000d', '\u001f']) {
+      expect(longStrings(`["ab${control}cd","xxxx"]`, 4, 64)).toEqual([10, 14]);
+    }
+    // Whitespace between tokens is not inside a string.
+    expect(longStrings('[\n\t"xxxx"\r\n]', 4, 64)).toEqual([4, 8]);
+    // U+007F and U+0080 are not control characters to JSON.
+    expect(longStrings('["ab\u007f\u0080"]', 4, 64)).toEqual([2, 6]);
+  });
+
+  test('none when the envelope (the text besides the long strings) is over the limit', () => {
+    const text = `{"a":"${long(10)}","b":[${'1,'.repeat(40)}1]}`;
+    expect(longStrings(text, 4, 64)).toBeUndefined();
+    expect(longStrings(text, 4, 128)).toEqual([6, 16]);
+    // Escaped long strings count as envelope: the scan stops inside them.
+    expect(longStrings(`["${'\\n'.repeat(100)}"]`, 4, 64)).toBeUndefined();
+  });
+
+  test('none for an unterminated string', () => {
+    expect(longStrings('["xxxxx', 4, 64)).toBeUndefined();
+    expect(longStrings('["xxxxx\\"]', 4, 64)).toBeUndefined();
+  });
+});
+
+describe('parseJson: exactly JSON.parse', () => {
+  test('the long strings come back equal, in place', () => {
+    const value = { jsonrpc: '2.0', id: 1, result: { content: [{ type: 'image', data: long(300_000, 'A'), mimeType: 'image/png' }] } };
+    const parsed = parseJson(JSON.stringify(value));
+    expect(parsed).toEqual(value);
+    expect(Object.keys(parsed as object)).toEqual(['jsonrpc', 'id', 'result']);
+  });
+
+  test('at small limits: every corner the marker path must get right', () => {
+    const cases = [
+      '"xxxxx"', // the whole text is one long string
+      '{"a":"xxxxx","b":"yyyyy"}',
+      '{"b":"xxxxx","1":"yyyyy","0":"zzzzz"}', // integer keys come first: the reviver visits out of text order
+      '{"__proto__":"xxxxx","a":{"__proto__":["yyyyy"]}}', // own __proto__ properties, as JSON.parse makes them
+      '{"a":"xxxxx","a":"yyyyy"}', // a duplicate key: the last value, at the first key's place
+      '[-0,"xxxxx",1e400,-1e-400,0.1]',
+      '["xxxxx","\\u00000"]', // the text carries a marker: the count catches it
+      '["\\u00000","xxxxx","\\u00001","yyyyy"]',
+      '{"\\u00000":"xxxxx"}', // a marker as a key is harmless
+      '["\ud800xxxx","x\udfffxxx"]', // lone surrogates are JSON.parse's to keep
+      ' \n["xxxxx"] \t',
+    ];
+    for (const text of cases) expectAsJsonParse(text);
+  });
+
+  test('errors are JSON.parse\'s own', () => {
+    const cases = [
+      '["xxxxx"', // the envelope is not JSON
+      '["xxxxx"]x',
+      '["xx\nxxx"]', // a raw control character in a long string
+      '{"a":"xxxxx",}',
+      '"xxxxx',
+      '',
+    ];
+    for (const text of cases) {
+      expect(() => JSON.parse(text)).toThrow(SyntaxError);
+      expectAsJsonParse(text);
+    }
+  });
+
+  test('short texts and texts with no long strings go to JSON.parse unchanged', () => {
+    for (const text of ['1', '{"a":[1,2,{"b":null}]}', `[${'1,'.repeat(1000)}1]`]) expectAsJsonParse(text, parseJson);
+  });
+});
