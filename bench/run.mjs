@@ -20,7 +20,7 @@ if (memory.status !== 0) {
   process.exit(memory.status ?? 1);
 }
 const json = memory.stdout.split('\n').find((l) => l.startsWith('{'));
-if (json) results.push(JSON.parse(json));
+if (json) results.push(...JSON.parse(json));
 
 const machine = { node: process.version, platform: platform(), arch: arch(), cpus: cpus().length, date: new Date().toISOString() };
 writeFileSync(here('./results.json'), `${JSON.stringify({ machine, results }, null, 2)}\n`);

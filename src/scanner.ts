@@ -142,10 +142,12 @@ function extendLine(state: ScanState, added: string, tail: Utf8Tail, afterCR: bo
  * `value` — a slice of `text`, or built from slices — as a string that does not keep a large
  * `text` alive. V8 represents a slice of 13 or more characters as a view of its parent, so a
  * short id or pending line cut from a 1 MiB chunk would hold the whole chunk's text for as long as
- * the state lives. A state holds the pending line and the pending event and, beyond them, at most
- * DETACH characters of one chunk's text: a value cut from a larger text is copied unless it is at
- * least half of it (then it costs at most its own size again). Below DETACH the copy is not
- * made — it costs ~5% on streams of small events in 1 KiB chunks, for a few KiB at most.
+ * the state lives, and an event's data for as long as the caller keeps the event. A state holds
+ * the pending line and the pending event and, beyond them, at most DETACH characters of one
+ * chunk's text, and an event's data holds at most that beyond itself: a value cut from a larger
+ * text is copied unless it is at least half of it (then it costs at most its own size again).
+ * Below DETACH the copy is not made — it costs ~5% on streams of small events in 1 KiB chunks,
+ * for a few KiB at most.
  */
 function detached(value: string, text: string): string {
   if (value.length < 13 || text.length <= DETACH || value.length * 2 >= text.length) return value;
@@ -263,7 +265,7 @@ export function scan(state: ScanState, chunk: Uint8Array): ScanResult {
       tail,
       afterCR,
       bomChecked,
-      data: block.data === undefined || block.data === state.data ? block.data : detached(block.data, text),
+      data: block.data, // its pieces were detached as their lines were read
       type: block.type === state.type ? state.type : detached(block.type, text),
       id,
     },
@@ -335,7 +337,10 @@ class Block {
           // "Append the field value to the data buffer, then append a single U+000A LINE FEED."
           // We keep the buffer without its final LF — the one dispatch would remove — and
           // `undefined` for the empty buffer, so dispatch need not copy the data.
-          const data = text.slice(value, end);
+          // Detached, as what a state keeps is: an event's data must not keep a large chunk's
+          // text alive for as long as the caller keeps the event, or strings sliced from it
+          // (`parse-json.ts` slices long strings out of event data).
+          const data = detached(text.slice(value, end), text);
           this.data = this.data === undefined ? data : this.data + '\n' + data;
         }
         return;

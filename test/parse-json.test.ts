@@ -101,6 +101,21 @@ describe('parseJson: exactly JSON.parse', () => {
     for (const text of cases) expectAsJsonParse(text);
   });
 
+  test('deep nesting JSON.parse accepts is walked without recursion', () => {
+    const depth = 20_000;
+    const text = '['.repeat(depth) + '"xxxxx"' + ']'.repeat(depth);
+    expect(longStrings(text, 4, 1e6)).toEqual([depth + 1, depth + 6]);
+    let value = parseJsonWith(text, 4, 1e6);
+    for (let i = 0; i < depth; i++) value = (value as unknown[])[0];
+    expect(value).toBe('xxxxx');
+  });
+
+  test('two-byte text: long strings of Cyrillic, CJK and emoji come back equal', () => {
+    const text = JSON.stringify({ a: 'привет мир '.repeat(3), b: ['日本語のテキスト'.repeat(2)], c: '🙂🚀'.repeat(5) });
+    expect(longStrings(text, 8, 64)).toHaveLength(6);
+    expectAsJsonParse(text, (t) => parseJsonWith(t, 8, 64));
+  });
+
   test('errors are JSON.parse\'s own', () => {
     const cases = [
       '["xxxxx"', // the envelope is not JSON
