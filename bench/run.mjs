@@ -14,12 +14,12 @@ const here = (file) => fileURLToPath(new URL(file, import.meta.url));
 const results = [...(await runScanner()), ...(await runAnswer())];
 console.log('');
 const memory = spawnSync(process.execPath, ['--expose-gc', here('./memory.bench.mjs'), '--json'], { encoding: 'utf8' });
-process.stdout.write(memory.stdout.split('\n').filter((l) => !l.startsWith('{')).join('\n'));
+process.stdout.write(memory.stdout.split('\n').filter((l) => !l.startsWith('[')).join('\n'));
 if (memory.status !== 0) {
   process.stderr.write(memory.stderr);
   process.exit(memory.status ?? 1);
 }
-const json = memory.stdout.split('\n').find((l) => l.startsWith('{'));
+const json = memory.stdout.split('\n').find((l) => l.startsWith('['));
 if (json) results.push(...JSON.parse(json));
 
 const machine = { node: process.version, platform: platform(), arch: arch(), cpus: cpus().length, date: new Date().toISOString() };
