@@ -52,9 +52,10 @@ describe('longStrings: which strings are taken as slices', () => {
     expect(longStrings('{"kkkkk" \n\t\r : "vvvv"}', 4, 64)).toEqual([16, 20]);
   });
 
-  test('a string holding a control character is not (JSON allows them only escaped)', () => {
+  test('none when a string holds a control character (JSON allows them only escaped: not JSON)', () => {
     for (const control of ['\u0000', '\u0009', '\u000a', '\u000d', '\u001f']) {
-      expect(longStrings(`["ab${control}cd","xxxx"]`, 4, 64)).toEqual([10, 14]);
+      expect(longStrings(`["ab${control}cd","xxxx"]`, 4, 64)).toBeUndefined();
+      expect(longStrings(`["xxxx","ab${control}cd"]`, 4, 64)).toBeUndefined();
     }
     // Whitespace between tokens is not inside a string.
     expect(longStrings('[\n\t"xxxx"\r\n]', 4, 64)).toEqual([4, 8]);
@@ -128,6 +129,17 @@ describe('parseJson: exactly JSON.parse', () => {
     for (const text of cases) {
       expect(() => JSON.parse(text)).toThrow(SyntaxError);
       expectAsJsonParse(text);
+    }
+  });
+
+  test('the text is not left in RegExp\'s legacy statics, where it would outlive the answer', () => {
+    const statics = RegExp as unknown as { input: string; lastMatch: string };
+    for (const text of ['["xxxxx"]', '["xx\\nxxx","yyyyy"]', '["xxxxx","ab\ncd"]']) {
+      const parse = () => parseJsonWith(text, 4, 64);
+      if (text.includes('\n')) expect(parse).toThrow(SyntaxError); // a raw LF in a string
+      else expect(parse()).toEqual(JSON.parse(text));
+      expect(statics.input).toBe('');
+      expect(statics.lastMatch).toBe('');
     }
   });
 
