@@ -14,6 +14,7 @@
  */
 
 import { budget, budgetStart, type BudgetState } from './budget.js';
+import { grow } from './growing-text.js';
 import type { JsonRpcMessage, JsonRpcRequestId, JsonRpcResponse } from './json-rpc.js';
 import { parseJson } from './parse-json.js';
 import { scan, scanEnd, scanStart, type ScanState } from './scanner.js';
@@ -73,7 +74,7 @@ export interface AnswerState {
   readonly scan: ScanState;
   /** @internal The decoded text of a `json` body so far is `text + textRecent`. */
   readonly text: string;
-  /** @internal The last, short part of the decoded `json` body, kept flat (see `decodeJsonChunk`). */
+  /** @internal The last, short part of the decoded `json` body (see `growing-text.ts`). */
   readonly textRecent: string;
   /** @internal An incomplete UTF-8 sequence at the end of a `json` body so far. */
   readonly textTail: Utf8Tail;
@@ -164,23 +165,13 @@ function ended(state: AnswerState, messages: JsonRpcMessage[], outcome: AnswerOu
   return { state: { ...state, outcome }, messages, outcome };
 }
 
-/**
- * Decodes a `json` body chunk onto the text so far. Appending to a string makes a rope node; a
- * node per chunk that lives until the body ends is what a body in tiny chunks costs most (the
- * scanner's pending line has the same problem; see SETTLE in scanner.ts). So short text collects
- * in a flat recent part, and only parts of RECENT characters or more become rope nodes.
- */
+/** Decodes a `json` body chunk onto the text so far (held as in `growing-text.ts`). */
 function decodeJsonChunk(state: AnswerState, chunk: Uint8Array): { text: string; textRecent: string; textTail: Utf8Tail } {
   if (chunk.length === 0) return { text: state.text, textRecent: state.textRecent, textTail: state.textTail };
   const decoded = decodeChunk(state.textTail, chunk);
-  const recent = state.textRecent + decoded.text;
-  if (recent.length >= RECENT) return { text: state.text + recent, textRecent: '', textTail: decoded.tail };
-  recent.charCodeAt(0); // reading a character flattens a rope: the old recent part dies young
-  return { text: state.text, textRecent: recent, textTail: decoded.tail };
+  const grown = grow(state.text, state.textRecent, decoded.text);
+  return { text: grown.settled, textRecent: grown.recent, textTail: decoded.tail };
 }
-
-/** See {@link decodeJsonChunk}. */
-const RECENT = 256;
 
 function endJson(state: AnswerState): AnswerEndResult {
   let text = state.text + state.textRecent + flushTail(state.textTail);

@@ -12,12 +12,13 @@
  * rope and flatten it once, when the line is read), strings are immutable values, and they
  * survive `structuredClone` and compare with `===`. So a 1 MiB line in 1-byte chunks costs one
  * append per chunk and no re-scan, old states stay valid, and nothing aliases the caller's bytes.
- * The line is split in two (see {@link SETTLE}) so that tiny chunks do not grow the rope by one
+ * The line is split in two (`growing-text.ts`) so that tiny chunks do not grow the rope by one
  * node per chunk: a long-lived node per byte costs several times more in garbage collection than
  * the scan itself.
  * @module
  */
 
+import { grow, SETTLE } from './growing-text.js';
 import { decodeChunk, flushTail, NO_TAIL, type Utf8Tail } from './utf8.js';
 
 const LF = 0x0a;
@@ -50,7 +51,7 @@ export interface ScanState {
   readonly retry: number | undefined;
   /**
    * @internal The decoded text of the incomplete line at the end of the input is
-   * `line + lineRecent`, where `line.length` is a multiple of {@link SETTLE} and
+   * `line + lineRecent`, where `line.length` is a multiple of `SETTLE` (`growing-text.ts`) and
    * `lineRecent.length` is less. The split is a function of the text alone, so states reached
    * through different chunkings are equal.
    */
@@ -91,44 +92,11 @@ export interface ScanEndOptions {
 }
 
 /**
- * The pending line's settled part grows in whole multiples of this many characters; the recent
- * part, shorter, is appended to by copying. Why: a rope node per chunk that lives as long as the
- * line is what a long line in tiny chunks costs most — each is promoted to the old generation, and
- * here, where fresh pages fault slowly, that made time per byte grow with the line. Copying at
- * most 255 characters per chunk is cheaper than keeping a node per chunk, and a node per 256
- * characters keeps the rope's overhead near 1/8 of the line.
- */
-const SETTLE = 256;
-
-/** The recent part of the pending line is flattened at every multiple of 2^FLATTEN_BITS (16) characters. */
-const FLATTEN_BITS = 4;
-
-/**
- * `state` with `added` appended to its pending line, a new UTF-8 tail and decoding flags, and
- * nothing else changed. Keeps `line.length` a multiple of SETTLE and `lineRecent` shorter.
- * `added` is a slice of the chunk's text, kept whole, so the rope gains a node or two per chunk
- * of at least SETTLE characters and none for a smaller one, and no chunk-sized text is copied.
+ * `state` with `added` appended to its pending line (see `growing-text.ts`), a new UTF-8 tail and
+ * decoding flags, and nothing else changed.
  */
 function extendLine(state: ScanState, added: string, tail: Utf8Tail, afterCR: boolean, bomChecked: boolean): ScanState {
-  let line = state.line;
-  let lineRecent = state.lineRecent + added;
-  if (lineRecent.length < SETTLE) {
-    // Reading a character flattens a rope (V8, JSC and SpiderMonkey alike). The recent part is
-    // flattened each time its length crosses a multiple of FLATTEN, so its rope is never more
-    // than a few nodes deep and they die young, while a line in 1-byte chunks copies the recent
-    // part once per FLATTEN bytes rather than once per byte (~128 characters each).
-    if (lineRecent.length >> FLATTEN_BITS !== state.lineRecent.length >> FLATTEN_BITS) lineRecent.charCodeAt(0);
-  } else {
-    const keep = lineRecent.length % SETTLE;
-    if (keep <= added.length) {
-      line = line + state.lineRecent + added.slice(0, added.length - keep);
-      lineRecent = added.slice(added.length - keep);
-    } else {
-      // `added` is shorter than the remainder, so `lineRecent` is short and cheap to split.
-      line = line + lineRecent.slice(0, lineRecent.length - keep);
-      lineRecent = lineRecent.slice(lineRecent.length - keep);
-    }
-  }
+  const { settled: line, recent: lineRecent } = grow(state.line, state.lineRecent, added);
   // Written out rather than spread: object spread is ~4x slower here, and this runs per chunk.
   return {
     lastEventId: state.lastEventId,
