@@ -109,7 +109,7 @@ function findLongStrings(text: string, longString: number, maxEnvelope: number, 
     pos = close + 1;
     const length = close - open - 1;
     if (length >= longString && !escaped && !isKey(text, pos)) {
-      envelope += 2 + markerLength(spans.length >> 1); // the quotes stay, the marker comes in
+      envelope += 2 + markerJson(spans.length >> 1).length; // the quotes stay, the marker comes in
       spans.push(open + 1, close);
     } else {
       envelope += pos - open;
@@ -169,9 +169,13 @@ class SpecialSearch {
   }
 }
 
-/** The length of marker `k` as the envelope writes it: `\u0000` and the number. */
-function markerLength(k: number): number {
-  return 6 + String(k).length;
+/**
+ * Marker `k` as the envelope writes it: U+0000, escaped, then the number. `JSON.parse` gives it
+ * back as U+0000 and the number. The text holds no string with U+0000 (see `longStrings`), so
+ * every string that starts with it is a marker.
+ */
+function markerJson(k: number): string {
+  return `\\u0000${k}`;
 }
 
 /**
@@ -185,10 +189,8 @@ function parseWithSlices(text: string, spans: readonly number[]): unknown {
   let pos = 0;
   for (let i = 0; i < spans.length; i += 2) {
     const k = i >> 1;
-    // A marker is U+0000 then the span's number. The text holds no string with U+0000 (see
-    // `longStrings`), so every string that starts with it is a marker.
     markers.set(`\u0000${k}`, k);
-    envelope += text.slice(pos, spans[i]) + `\\u0000${k}`;
+    envelope += text.slice(pos, spans[i]) + markerJson(k);
     pos = spans[i + 1]!;
   }
   envelope += text.slice(pos);

@@ -4,8 +4,9 @@
  * Rules, in the order they apply to each event:
  * - the event type is not read: an event of any type may carry the answer;
  * - empty data is passed over (an MCP priming event: an id, maybe a retry, no data);
- * - data is parsed as JSON (`parse-json.ts`: `JSON.parse`, sharing long strings with the text); data that is not JSON, and JSON that is not a message, is passed over
- *   and counted, but is not a message;
+ * - data is parsed as JSON (`parse-json.ts`: `JSON.parse`, sharing long strings with the text);
+ *   data that is not JSON, and JSON that is not a message, is passed over and counted, but is not
+ *   a message;
  * - an array is a batch: its elements are examined in order as if each had come alone (an element
  *   that is itself an array is not a message: JSON-RPC has no nested batches);
  * - a message carrying `method` is passed over and reported (a notification or a server request);
