@@ -54,9 +54,11 @@ async function quiet(run) {
   }
 }
 
-/** Formats a result line: name, ratio, target and whether it was met. */
+/** Formats a result line: name, ratio, target and whether it was met (no target: a diagnostic). */
 export function line(result, target, unit = 'x') {
-  const met = result.ratio >= target;
   const rounds = result.ratios.map((r) => r.toFixed(2)).join(' ');
+  // A diagnostic has no target: its figure and rounds only.
+  if (target === undefined) return `      ${result.name.padEnd(44)} ${result.ratio.toFixed(2)}${unit} (rounds ${rounds})`;
+  const met = result.ratio >= target;
   return `${met ? 'met ' : 'MISS'}  ${result.name.padEnd(44)} ${result.ratio.toFixed(2)}${unit} (target >= ${target}${unit}; rounds ${rounds})`;
 }

@@ -81,16 +81,13 @@ export async function run() {
   for (const c of cases) {
     if (process.env.BENCH_ONLY && !c.name.includes(process.env.BENCH_ONLY)) continue;
     const result = await compare(c.name, () => readWithScanner(c.chunks), () => readWithPeer(c.chunks));
-    if (c.target === undefined) {
-      console.log(`      ${result.name.padEnd(44)} ${result.ratio.toFixed(2)}x (rounds ${result.ratios.map((r) => r.toFixed(2)).join(' ')})`);
-      continue;
-    }
     console.log(line(result, c.target));
+    if (c.target === undefined) continue;
     results.push({ ...result, target: c.target, met: result.ratio >= c.target });
   }
   if (!process.env.BENCH_ONLY || ceiling.name.includes(process.env.BENCH_ONLY)) {
     const result = await compare(ceiling.name, freshString, () => readWithPeer(ceiling.chunks));
-    console.log(`      ${result.name.padEnd(44)} ${result.ratio.toFixed(2)}x (rounds ${result.ratios.map((r) => r.toFixed(2)).join(' ')})`);
+    console.log(line(result));
   }
   if (process.env.BENCH_ONLY && !'linearity'.includes(process.env.BENCH_ONLY)) return results;
   const ratio = linearity();
