@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { longStrings, parseJson, parseJsonWith } from '../src/parse-json.js';
-import { canonical } from './helpers/canonical.js';
+import { parseOutcome } from './helpers/canonical.js';
 
 const long = (n: number, c = 'x') => c.repeat(n);
 
@@ -9,19 +9,7 @@ const parseSmall = (text: string) => parseJsonWith(text, 4, 64);
 
 /** Both parse alike (canonical form: key order and -0 kept) or both throw the same error. */
 function expectAsJsonParse(text: string, parse: (text: string) => unknown = parseSmall): void {
-  let expected: { value: unknown } | { error: string };
-  try {
-    expected = { value: canonical(JSON.parse(text)) };
-  } catch (error) {
-    expected = { error: String(error) };
-  }
-  let actual: { value: unknown } | { error: string };
-  try {
-    actual = { value: canonical(parse(text)) };
-  } catch (error) {
-    actual = { error: String(error) };
-  }
-  expect(actual).toEqual(expected);
+  expect(parseOutcome(() => parse(text))).toEqual(parseOutcome(() => JSON.parse(text)));
 }
 
 describe('longStrings: which strings are taken as slices', () => {

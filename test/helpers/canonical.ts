@@ -12,3 +12,12 @@ export function canonical(value: unknown): unknown {
   if (Object.getPrototypeOf(value) !== Object.prototype) return ['bad object prototype'];
   return ['object', Object.keys(value).map((key) => [key, canonical((value as Record<string, unknown>)[key])])];
 }
+
+/** What a parse gives, for `toEqual`: its value in canonical form, or the error it threw as text. */
+export function parseOutcome(parse: () => unknown): { value: unknown } | { error: string } {
+  try {
+    return { value: canonical(parse()) };
+  } catch (error) {
+    return { error: String(error) };
+  }
+}
