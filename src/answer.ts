@@ -14,6 +14,7 @@
  */
 
 import { budget, budgetStart, type BudgetState } from './budget.js';
+import type { MalformedReason } from './errors.js';
 import { grow } from './growing-text.js';
 import type { JsonRpcMessage, JsonRpcRequestId, JsonRpcResponse } from './json-rpc.js';
 import { parseJson } from './parse-json.js';
@@ -23,9 +24,6 @@ import { decodeChunk, flushTail, NO_TAIL, type Utf8Tail } from './utf8.js';
 
 /** How the answer's body is framed, from its content type. */
 export type AnswerFormat = 'event-stream' | 'json';
-
-/** Why an answer is malformed. `invalid_json` is only for an `application/json` body. */
-export type MalformedReason = 'no_message' | 'no_response' | 'invalid_json';
 
 /** Reading ended with the answer. */
 export interface AnswerFound {

@@ -4,16 +4,24 @@
  * @module
  */
 
-import type { MalformedReason } from './answer.js';
+import type { JsonRpcResponse } from './json-rpc.js';
+
+/** Why a finished input has no answer: no message at all, or messages but no response to the request. */
+export type NoAnswerReason = 'no_message' | 'no_response';
+
+/** Why an answer is malformed. `invalid_json` is only for an `application/json` body. */
+export type MalformedReason = NoAnswerReason | 'invalid_json';
 
 /**
- * Why reading an answer failed. More codes may be added in minor releases (an HTTP status check,
- * for one): a caller's `switch` needs a `default`.
+ * Why reading an answer failed. More codes may be added in minor releases: a caller's `switch`
+ * needs a `default`.
  * - `unsupported_content_type`: neither `application/json` nor `text/event-stream`; the body was not read.
  * - `malformed_answer`: the body ended without an answer; see {@link AnswerError.reason}.
  * - `budget_exceeded`: the body went past `maxBytes` before the answer was complete.
  * - `aborted` / `timeout`: the `signal` aborted; `timeout` when its reason is a `TimeoutError`.
  * - `stream_failed`: the body errored while being read; the stream's error is the `cause`.
+ * - `http_status`: the server answered a request with a status outside 2xx; see
+ *   {@link AnswerDetail.status} and {@link AnswerDetail.answer}.
  */
 export type AnswerErrorCode =
   | 'unsupported_content_type'
@@ -21,7 +29,8 @@ export type AnswerErrorCode =
   | 'budget_exceeded'
   | 'aborted'
   | 'timeout'
-  | 'stream_failed';
+  | 'stream_failed'
+  | 'http_status';
 
 /** What had been read when the error happened. */
 export interface AnswerDetail {
@@ -41,6 +50,10 @@ export interface AnswerDetail {
   readonly lastEventId: string;
   /** The last valid `retry` the stream set, in milliseconds. */
   readonly retry: number | undefined;
+  /** For `http_status`: the HTTP status the server answered with. */
+  readonly status?: number | undefined;
+  /** For `http_status`: the JSON-RPC error response the server sent with that status, if any. */
+  readonly answer?: JsonRpcResponse | undefined;
 }
 
 /** The brand that identifies an AnswerError across copies of this package (ESM and CJS). */

@@ -15,7 +15,6 @@ export type { ScanEndOptions, ScanResult, ScanState, SseEvent } from './scanner.
 
 export { select, selectEnd, selectStart, selectValue } from './selector.js';
 export type {
-  NoAnswerReason,
   SelectAnswered,
   SelectEndResult,
   SelectOptions,
@@ -38,14 +37,13 @@ export type {
   AnswerOutcome,
   AnswerResult,
   AnswerState,
-  MalformedReason,
 } from './answer.js';
 
 export { ACCEPT, readAnswer } from './read-answer.js';
 export type { ReadAnswerOptions } from './read-answer.js';
 
 export { AnswerError, isAnswerError } from './errors.js';
-export type { AnswerDetail, AnswerErrorCode, AnswerErrorOptions } from './errors.js';
+export type { AnswerDetail, AnswerErrorCode, AnswerErrorOptions, MalformedReason, NoAnswerReason } from './errors.js';
 
 export type {
   JsonObject,

@@ -15,11 +15,10 @@ import {
   type AnswerFormat,
   type AnswerOutcome,
   type AnswerState,
-  type MalformedReason,
 } from './answer.js';
 import { checkMaxBytes, DEFAULT_MAX_BYTES } from './budget.js';
 import { mimeEssence } from './content-type.js';
-import { AnswerError, type AnswerDetail, type AnswerErrorCode } from './errors.js';
+import { AnswerError, type AnswerDetail, type AnswerErrorCode, type MalformedReason } from './errors.js';
 import type { JsonRpcMessage, JsonRpcRequestId, JsonRpcResponse } from './json-rpc.js';
 
 /**

@@ -23,6 +23,7 @@ import {
   type JsonRpcRequestId,
   type JsonRpcResponse,
 } from './json-rpc.js';
+import type { NoAnswerReason } from './errors.js';
 import { parseJson } from './parse-json.js';
 import type { SseEvent } from './scanner.js';
 
@@ -55,9 +56,6 @@ export interface SelectResult {
   /** The answer, if this input carried it; `undefined` otherwise (also once it was found before). */
   readonly answer: JsonRpcResponse | undefined;
 }
-
-/** Why a finished input has no answer. */
-export type NoAnswerReason = 'no_message' | 'no_response';
 
 /** What {@link selectEnd} returns when an answer came. */
 export interface SelectAnswered {
