@@ -15,12 +15,11 @@
 
 import { budget, budgetStart, type BudgetState } from './budget.js';
 import type { MalformedReason } from './errors.js';
-import { grow } from './growing-text.js';
+import { decodedTextOf, decodeOnto, NO_BYTES, type DecodedText } from './growing-text.js';
 import type { JsonRpcMessage, JsonRpcRequestId, JsonRpcResponse } from './json-rpc.js';
 import { parseJson } from './parse-json.js';
 import { scan, scanEnd, scanStart, type ScanState } from './scanner.js';
 import { select, selectEnd, selectStart, selectValue, type SelectState } from './selector.js';
-import { decodeChunk, flushTail, NO_TAIL, type Utf8Tail } from './utf8.js';
 
 /** How the answer's body is framed, from its content type. */
 export type AnswerFormat = 'event-stream' | 'json';
@@ -62,24 +61,57 @@ export interface AnswerOptions {
   readonly maxBytes?: number | undefined;
 }
 
-/** The answer reducer's state: plain, immutable data. */
-export interface AnswerState {
+/**
+ * The answer reducer's state while reading an `event-stream` body: plain, immutable data. Opaque
+ * but for its format; read what it has counted with {@link answerProgress}.
+ */
+export interface EventStreamAnswerState {
   /** The body's framing. */
-  readonly format: AnswerFormat;
-  /** The byte budget. */
+  readonly format: 'event-stream';
+  /** @internal The byte budget. */
   readonly budget: BudgetState;
-  /** The SSE scanner (an `event-stream` body). */
+  /** @internal The SSE scanner. */
   readonly scan: ScanState;
-  /** @internal The decoded text of a `json` body so far is `text + textRecent`. */
-  readonly text: string;
-  /** @internal The last, short part of the decoded `json` body (see `growing-text.ts`). */
-  readonly textRecent: string;
-  /** @internal An incomplete UTF-8 sequence at the end of a `json` body so far. */
-  readonly textTail: Utf8Tail;
-  /** The response selector. */
+  /** @internal The response selector. */
   readonly select: SelectState;
-  /** How reading ended, once it has; later input is ignored. */
+  /** @internal How reading ended, once it has; later input is ignored. */
   readonly outcome: AnswerOutcome | undefined;
+}
+
+/**
+ * The answer reducer's state while reading a `json` body: plain, immutable data. Opaque but for
+ * its format; read what it has counted with {@link answerProgress}.
+ */
+export interface JsonAnswerState {
+  /** The body's framing. */
+  readonly format: 'json';
+  /** @internal The byte budget. */
+  readonly budget: BudgetState;
+  /** @internal The body decoded so far. */
+  readonly body: DecodedText;
+  /** @internal The response selector; it sees the body once it is whole. */
+  readonly select: SelectState;
+  /** @internal How reading ended, once it has; later input is ignored. */
+  readonly outcome: AnswerOutcome | undefined;
+}
+
+/** The answer reducer's state: one per body format, each read by its own step and end. */
+export type AnswerState = EventStreamAnswerState | JsonAnswerState;
+
+/** What {@link answerProgress} reports: what has been read so far. */
+export interface AnswerProgress {
+  /** Body bytes delivered so far, counting any past the cap in the last chunk. */
+  readonly bytesRead: number;
+  /** SSE events dispatched (0 for a JSON body). */
+  readonly events: number;
+  /** Messages passed over: notifications, server requests, responses to other requests. */
+  readonly messages: number;
+  /** Events, batch elements or bodies that were not JSON, or JSON that is not a message. */
+  readonly ignored: number;
+  /** The stream's last event id ('' when none, and for a JSON body). */
+  readonly lastEventId: string;
+  /** The last valid `retry` the stream set, in milliseconds (`undefined` for a JSON body). */
+  readonly retry: number | undefined;
 }
 
 /** What {@link answer} returns. */
@@ -100,16 +132,12 @@ export interface AnswerEndResult extends AnswerResult {
 
 /** The state that begins reading one answer. Throws `RangeError` for a bad `maxBytes`. */
 export function answerStart(options: AnswerOptions): AnswerState {
-  return {
-    format: options.format,
-    budget: budgetStart(options.maxBytes),
-    scan: scanStart(),
-    text: '',
-    textRecent: '',
-    textTail: NO_TAIL,
-    select: selectStart({ requestId: options.requestId }),
-    outcome: undefined,
-  };
+  const guard = budgetStart(options.maxBytes);
+  const selection = selectStart({ requestId: options.requestId });
+  if (options.format === 'json') {
+    return { format: 'json', budget: guard, body: NO_BYTES, select: selection, outcome: undefined };
+  }
+  return { format: 'event-stream', budget: guard, scan: scanStart(), select: selection, outcome: undefined };
 }
 
 /**
@@ -118,35 +146,92 @@ export function answerStart(options: AnswerOptions): AnswerState {
  */
 export function answer(state: AnswerState, chunk: Uint8Array): AnswerResult {
   if (state.outcome !== undefined) return { state, messages: [], outcome: undefined };
-  const guarded = budget(state.budget, chunk);
-
-  if (state.format === 'json') {
-    // Nothing can be selected before the body is whole, so crossing the cap ends it.
-    if (guarded.exceeded) return ended({ ...state, budget: guarded.state }, [], BUDGET_EXCEEDED);
-    const decoded = decodeJsonChunk(state, guarded.chunk);
-    return { state: { ...state, budget: guarded.state, ...decoded }, messages: [], outcome: undefined };
-  }
-
-  const scanned = scan(state.scan, guarded.chunk);
-  const selected = select(state.select, scanned.events);
-  const next = { ...state, budget: guarded.state, scan: scanned.state, select: selected.state };
-  if (selected.answer !== undefined) {
-    // Within the cap: an answer completed there counts even if the body goes on past it.
-    return ended(next, selected.messages, { kind: 'answer', answer: selected.answer });
-  }
-  // Past the cap with no answer: what is pending at the cap is not dispatched.
-  if (guarded.exceeded) return ended(next, selected.messages, BUDGET_EXCEEDED);
-  return { state: next, messages: selected.messages, outcome: undefined };
+  return state.format === 'json' ? readJson(state, chunk) : readEventStream(state, chunk);
 }
 
 /** Ends the body: dispatches what is pending and says how reading ended. Pure. */
 export function answerEnd(state: AnswerState): AnswerEndResult {
   if (state.outcome !== undefined) return { state, messages: [], outcome: state.outcome };
-  if (state.format === 'json') return endJson(state);
+  return state.format === 'json' ? endJson(state) : endEventStream(state);
+}
+
+/** What has been read so far, for a report on a read that failed or was stopped. */
+export function answerProgress(state: AnswerState): AnswerProgress {
+  const { events, messages, ignored } = state.select;
+  const bytesRead = state.budget.bytes;
+  if (state.format === 'json') return { bytesRead, events, messages, ignored, lastEventId: '', retry: undefined };
+  return { bytesRead, events, messages, ignored, lastEventId: state.scan.lastEventId, retry: state.scan.retry };
+}
+
+// `event-stream`: chunks are scanned as they come, and the answer is ready as soon as its event
+// is complete.
+
+function readEventStream(state: EventStreamAnswerState, chunk: Uint8Array): AnswerResult {
+  const guarded = budget(state.budget, chunk);
+  const scanned = scan(state.scan, guarded.chunk);
+  if (scanned.events.length === 0 && !guarded.exceeded) {
+    const next: EventStreamAnswerState = {
+      format: 'event-stream',
+      budget: guarded.state,
+      scan: scanned.state,
+      select: state.select,
+      outcome: undefined,
+    };
+    return { state: next, messages: [], outcome: undefined };
+  }
+  const selected = select(state.select, scanned.events);
+  const next: EventStreamAnswerState = {
+    format: 'event-stream',
+    budget: guarded.state,
+    scan: scanned.state,
+    select: selected.state,
+    outcome: undefined,
+  };
+  // Within the cap: an answer completed there counts even if the body goes on past it.
+  if (selected.answer !== undefined) return ended(next, selected.messages, { kind: 'answer', answer: selected.answer });
+  // Past the cap with no answer: what is pending at the cap is not dispatched.
+  if (guarded.exceeded) return ended(next, selected.messages, BUDGET_EXCEEDED);
+  return { state: next, messages: selected.messages, outcome: undefined };
+}
+
+function endEventStream(state: EventStreamAnswerState): AnswerEndResult {
+  // A closed response body is a finished answer, not a dropped connection to resume.
   const scanned = scanEnd(state.scan, { dispatchIncomplete: true });
   const selected = select(state.select, scanned.events);
-  const next = { ...state, scan: scanned.state, select: selected.state };
+  const next: EventStreamAnswerState = { ...state, scan: scanned.state, select: selected.state };
   return ended(next, selected.messages, finalOutcome(selected.state));
+}
+
+// `json`: the whole body, within the budget, is one message or a batch, decoded as
+// `Response.json()` decodes and selected by the same rules once it is whole.
+
+function readJson(state: JsonAnswerState, chunk: Uint8Array): AnswerResult {
+  const guarded = budget(state.budget, chunk);
+  // Nothing can be selected before the body is whole, so crossing the cap ends it.
+  if (guarded.exceeded) return ended({ ...state, budget: guarded.state }, [], BUDGET_EXCEEDED);
+  const next: JsonAnswerState = {
+    format: 'json',
+    budget: guarded.state,
+    body: decodeOnto(state.body, guarded.chunk),
+    select: state.select,
+    outcome: undefined,
+  };
+  return { state: next, messages: [], outcome: undefined };
+}
+
+function endJson(state: JsonAnswerState): AnswerEndResult {
+  let text = decodedTextOf(state.body);
+  // Response.json() decodes with "UTF-8 decode", which drops one leading byte order mark.
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  if (text === '') return ended(state, [], { kind: 'malformed_answer', reason: 'no_message' });
+  let value: unknown;
+  try {
+    value = parseJson(text);
+  } catch (cause) {
+    return ended(state, [], { kind: 'malformed_answer', reason: 'invalid_json', cause });
+  }
+  const selected = selectValue(state.select, value);
+  return ended({ ...state, select: selected.state }, selected.messages, finalOutcome(selected.state));
 }
 
 /** The outcome once the whole body has been selected from. */
@@ -159,30 +244,7 @@ function finalOutcome(state: SelectState): AnswerOutcome {
 
 const BUDGET_EXCEEDED: AnswerOutcome = Object.freeze({ kind: 'budget_exceeded' });
 
-function ended(state: AnswerState, messages: JsonRpcMessage[], outcome: AnswerOutcome): AnswerEndResult {
+/** `state` ended with `outcome`: later chunks are ignored. */
+function ended<S extends AnswerState>(state: S, messages: JsonRpcMessage[], outcome: AnswerOutcome): AnswerEndResult {
   return { state: { ...state, outcome }, messages, outcome };
-}
-
-/** Decodes a `json` body chunk onto the text so far (held as in `growing-text.ts`). */
-function decodeJsonChunk(state: AnswerState, chunk: Uint8Array): { text: string; textRecent: string; textTail: Utf8Tail } {
-  if (chunk.length === 0) return { text: state.text, textRecent: state.textRecent, textTail: state.textTail };
-  const decoded = decodeChunk(state.textTail, chunk);
-  const grown = grow(state.text, state.textRecent, decoded.text);
-  return { text: grown.settled, textRecent: grown.recent, textTail: decoded.tail };
-}
-
-function endJson(state: AnswerState): AnswerEndResult {
-  let text = state.text + state.textRecent + flushTail(state.textTail);
-  // Response.json() decodes with "UTF-8 decode", which drops one leading byte order mark.
-  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-  if (text === '') return ended(state, [], { kind: 'malformed_answer', reason: 'no_message' });
-  let value: unknown;
-  try {
-    value = parseJson(text);
-  } catch (cause) {
-    return ended(state, [], { kind: 'malformed_answer', reason: 'invalid_json', cause });
-  }
-  const selected = selectValue(state.select, value);
-  const next = { ...state, select: selected.state };
-  return ended(next, selected.messages, finalOutcome(selected.state));
 }

@@ -1,47 +1,46 @@
 /**
- * Text that grows by appends until it is read whole — the scanner's pending line, a JSON body —
- * held as two immutable strings: `settled + recent`.
+ * Text that grows by appends until it is read whole — the scanner's pending line and data
+ * buffer, a JSON body — held as two immutable strings, `settled + recent`.
  *
- * Why two: appending to a JS string is O(1) (engines build a rope and flatten it once, when it
- * is read), but a rope node per append that lives as long as the text is what text in tiny
- * chunks costs most — each node is promoted to the old generation, and where fresh pages fault
- * slowly that made time per byte grow with the text. So short appends collect in `recent`, and
- * only whole multiples of SETTLE characters become nodes of `settled`. The split is a function
- * of the text alone (`settled.length` is a multiple of SETTLE, `recent` is shorter), so two
- * states that hold the same text hold the same strings, whatever chunks built them.
+ * Short appends collect in `recent`, which is flattened as it grows; only whole multiples of
+ * SETTLE characters become rope nodes of `settled`. So text in tiny chunks costs a node per
+ * SETTLE characters, not one per append (why that matters: docs/guides/benchmarks.md).
  * @module
  */
 
+import { decodeChunk, flushTail, NO_TAIL, type Utf8Tail } from './utf8.js';
+
 /**
- * `settled` grows in whole multiples of this many characters. Copying at most 255 characters an
- * append is cheaper than a long-lived node per append, and a node per 256 characters keeps the
- * rope's overhead near 1/8 of the text.
+ * `settled` grows in whole multiples of this many characters: a node per 256 characters keeps
+ * the rope's overhead near 1/8 of the text, and an append copies at most 255 characters.
  */
 export const SETTLE = 256;
 
 /** `recent` is flattened each time its length crosses a multiple of 2^FLATTEN_BITS (16). */
 const FLATTEN_BITS = 4;
 
-/** Grown text: `settled + recent`, split as the module says. */
+/** Grown text: `settled + recent`. */
 export interface GrowingText {
-  /** The first part, a whole multiple of SETTLE characters. */
+  /** The first part, a whole multiple of SETTLE characters long. */
   readonly settled: string;
   /** The rest, shorter than SETTLE. */
   readonly recent: string;
 }
 
+/** No text. Shared, so it is frozen. */
+export const NO_TEXT: GrowingText = Object.freeze({ settled: '', recent: '' });
+
 /**
- * The text `settled + recent + added`, split again. `added` is kept whole (a slice of a chunk's
- * text, say), so the rope gains a node or two per append of at least SETTLE characters and none
- * for a smaller one, and no chunk-sized text is copied.
+ * The text `text + added`, split again. The split is a function of the text alone, so equal
+ * texts have equal parts whatever appends built them. `added` is kept whole where it can be
+ * (a slice of a chunk's text is not copied); only a short remainder is.
  */
-export function grow(settled: string, recent: string, added: string): GrowingText {
+export function grow(text: GrowingText, added: string): GrowingText {
+  const { settled, recent } = text;
   const joined = recent + added;
   if (joined.length < SETTLE) {
-    // Reading a character flattens a rope (V8, JSC and SpiderMonkey alike). Flattening each time
-    // the length crosses a multiple of 16 keeps the rope a few nodes deep, and they die young,
-    // while text in 1-byte chunks copies `recent` once per 16 bytes, not once per byte (~128
-    // characters each).
+    // Reading a character flattens a rope: doing it as the length crosses a multiple of 16 keeps
+    // `recent` a few young nodes deep, and copies it once per 16 characters, not per append.
     if (joined.length >> FLATTEN_BITS !== recent.length >> FLATTEN_BITS) joined.charCodeAt(0);
     return { settled, recent: joined };
   }
@@ -51,4 +50,32 @@ export function grow(settled: string, recent: string, added: string): GrowingTex
   }
   // `added` is shorter than the remainder, so `joined` is short and cheap to split.
   return { settled: settled + joined.slice(0, joined.length - keep), recent: joined.slice(joined.length - keep) };
+}
+
+/** The whole text. */
+export function textOf(text: GrowingText): string {
+  return text.settled + text.recent;
+}
+
+/** Text decoded from UTF-8 bytes as they arrive: the text so far, and the bytes of an incomplete sequence at its end. */
+export interface DecodedText {
+  /** The text the bytes so far complete. */
+  readonly text: GrowingText;
+  /** The bytes of an incomplete UTF-8 sequence at the end (see `utf8.ts`). */
+  readonly tail: Utf8Tail;
+}
+
+/** No bytes yet. Shared, so it is frozen. */
+export const NO_BYTES: DecodedText = Object.freeze({ text: NO_TEXT, tail: NO_TAIL });
+
+/** `decoded` with the bytes of `chunk` decoded onto it. The chunk is not kept. */
+export function decodeOnto(decoded: DecodedText, chunk: Uint8Array): DecodedText {
+  if (chunk.length === 0) return decoded;
+  const next = decodeChunk(decoded.tail, chunk);
+  return { text: grow(decoded.text, next.text), tail: next.tail };
+}
+
+/** The whole text once the bytes have ended: an incomplete sequence at the end decodes to U+FFFD. */
+export function decodedTextOf(decoded: DecodedText): string {
+  return textOf(decoded.text) + flushTail(decoded.tail);
 }

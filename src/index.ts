@@ -26,7 +26,7 @@ export type {
 export { budget, budgetStart, DEFAULT_MAX_BYTES } from './budget.js';
 export type { BudgetResult, BudgetState } from './budget.js';
 
-export { answer, answerEnd, answerStart } from './answer.js';
+export { answer, answerEnd, answerProgress, answerStart } from './answer.js';
 export type {
   AnswerEndResult,
   AnswerFormat,
@@ -35,8 +35,11 @@ export type {
   AnswerOverBudget,
   AnswerOptions,
   AnswerOutcome,
+  AnswerProgress,
   AnswerResult,
   AnswerState,
+  EventStreamAnswerState,
+  JsonAnswerState,
 } from './answer.js';
 
 export { ACCEPT, readAnswer } from './read-answer.js';

@@ -11,6 +11,7 @@
 import {
   answer,
   answerEnd,
+  answerProgress,
   answerStart,
   type AnswerFormat,
   type AnswerOutcome,
@@ -239,16 +240,11 @@ function abortError(signal: AbortSignal, detail: AnswerDetail): AnswerError {
 }
 
 function detail(contentType: string | null, maxBytes: number, state: AnswerState | undefined): AnswerDetail {
-  return {
-    contentType,
-    bytesRead: state?.budget.bytes ?? 0,
-    maxBytes,
-    events: state?.select.events ?? 0,
-    messages: state?.select.messages ?? 0,
-    ignored: state?.select.ignored ?? 0,
-    lastEventId: state?.scan.lastEventId ?? '',
-    retry: state?.scan.retry,
-  };
+  if (state === undefined) {
+    return { contentType, bytesRead: 0, maxBytes, events: 0, messages: 0, ignored: 0, lastEventId: '', retry: undefined };
+  }
+  const { bytesRead, events, messages, ignored, lastEventId, retry } = answerProgress(state);
+  return { contentType, bytesRead, maxBytes, events, messages, ignored, lastEventId, retry };
 }
 
 /**

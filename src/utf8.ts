@@ -47,11 +47,8 @@ const wholeDecoder = new TextDecoder('utf-8', { ignoreBOM: true });
 export function decodeChunk(tail: Utf8Tail, chunk: Uint8Array): DecodedChunk {
   const length = chunk.length;
   if (tail.length === 0) {
-    if (length === 1 && chunk[0]! < 0x80) {
-      // One ASCII byte: a chunk the size of a byte is the worst case for per-call overhead, and
-      // this is ~10x cheaper than a TextDecoder call.
-      return { text: String.fromCharCode(chunk[0]!), tail: NO_TAIL };
-    }
+    const byte = asciiByte(tail, chunk);
+    if (byte !== -1) return { text: String.fromCharCode(byte), tail: NO_TAIL };
     if (!mostlyWide(chunk)) {
       const end = pendingStart(chunk);
       const text = wholeDecoder.decode(end === length ? chunk : chunk.subarray(0, end));
@@ -59,6 +56,15 @@ export function decodeChunk(tail: Utf8Tail, chunk: Uint8Array): DecodedChunk {
     }
   }
   return streaming.decode(tail, chunk);
+}
+
+/**
+ * The character code of `chunk` when it is one ASCII byte that continues a stream at no tail,
+ * else -1. Such a chunk decodes to that one character without a decoder call: byte-sized chunks
+ * are the worst case for per-call overhead (docs/guides/benchmarks.md).
+ */
+export function asciiByte(tail: Utf8Tail, chunk: Uint8Array): number {
+  return chunk.length === 1 && tail.length === 0 && chunk[0]! < 0x80 ? chunk[0]! : -1;
 }
 
 /** Decodes a tail left at the end of the stream: the WHATWG decoder's U+FFFD for an incomplete sequence. */

@@ -1,19 +1,33 @@
 import { describe, expect, test } from 'vitest';
-import { answer, answerEnd, answerStart, DEFAULT_MAX_BYTES, type AnswerState } from '../src/index.js';
+import { answer, answerEnd, answerProgress, answerStart, DEFAULT_MAX_BYTES, type AnswerState } from '../src/index.js';
 import { bytes, chunksOf, concat, feed, splitAt } from './helpers/bodies.js';
 
 const ANSWER = 'data: {"id":1,"result":1}\n\n';
 const NOTE = 'data: {"method":"notifications/message","params":{"n":1}}\n\n';
 
 describe('answerStart', () => {
-  test('begins with nothing read and no outcome', () => {
-    const s = answerStart({ format: 'event-stream', requestId: 7 });
-    expect(s.format).toBe('event-stream');
-    expect(s.budget).toStrictEqual({ maxBytes: DEFAULT_MAX_BYTES, bytes: 0 });
-    expect(s.select).toStrictEqual({ requestId: 7, events: 0, messages: 0, ignored: 0, answer: undefined });
-    expect(s.outcome).toBeUndefined();
-    expect(s.text).toBe('');
-    expect(answerStart({ format: 'json', maxBytes: Infinity }).budget.maxBytes).toBe(Infinity);
+  test.each(['event-stream', 'json'] as const)('%s: begins with nothing read and no outcome', (format) => {
+    const s = answerStart({ format, requestId: 7 });
+    expect(s.format).toBe(format);
+    expect(answerProgress(s)).toStrictEqual({ bytesRead: 0, events: 0, messages: 0, ignored: 0, lastEventId: '', retry: undefined });
+    expect(answerEnd(s).outcome).toStrictEqual({ kind: 'malformed_answer', reason: 'no_message' });
+  });
+
+  test.each(['event-stream', 'json'] as const)('%s: the request id is kept; only its response answers', (format) => {
+    const body = (id: number): string => (format === 'json' ? `{"id":${id},"result":1}` : `data: {"id":${id},"result":1}\n\n`);
+    expect(feed(format, [body(7)], { requestId: 7 }).outcome).toStrictEqual({ kind: 'answer', answer: { id: 7, result: 1 } });
+    expect(feed(format, [body(1)], { requestId: 7 }).outcome).toStrictEqual({ kind: 'malformed_answer', reason: 'no_response' });
+  });
+
+  test.each([
+    [undefined, DEFAULT_MAX_BYTES],
+    [Infinity, DEFAULT_MAX_BYTES * 2],
+  ])('maxBytes %s lets exactly %i bytes through', (maxBytes, limit) => {
+    const body = new Uint8Array(limit + 1).fill(0x20); // JSON whitespace
+    const within = answer(answerStart({ format: 'json', maxBytes }), body.subarray(0, limit));
+    expect(within.outcome).toBeUndefined();
+    const over = answer(within.state, body.subarray(limit));
+    expect(over.outcome).toStrictEqual(maxBytes === undefined ? { kind: 'budget_exceeded' } : undefined);
   });
 
   test.each([[-1], [1.5], [NaN], ['10']])('a bad maxBytes %s is a RangeError', (bad) => {
@@ -31,7 +45,7 @@ describe('event-stream', () => {
     expect(r2.outcome).toBeUndefined();
     const r3 = answer(r2.state, bytes('\ndata: ignored'));
     expect(r3.outcome).toStrictEqual({ kind: 'answer', answer: { id: 1, result: { b: 2, a: 1 } } });
-    expect(r3.state.outcome).toBe(r3.outcome);
+    expect(answerEnd(r3.state).outcome).toBe(r3.outcome);
     expect(JSON.stringify(r3.outcome?.kind === 'answer' && r3.outcome.answer)).toBe('{"id":1,"result":{"b":2,"a":1}}');
   });
 
@@ -41,33 +55,29 @@ describe('event-stream', () => {
     const r2 = answer(r1.state, bytes('\n' + 'data: {"id":1,"method":"ping"}\n\n' + ANSWER));
     expect(r2.messages).toStrictEqual([{ method: 'a' }, { id: 2, result: 0 }, { id: 1, method: 'ping' }]);
     expect(r2.outcome).toStrictEqual({ kind: 'answer', answer: { id: 1, result: 1 } });
-    expect(r2.state.select.messages).toBe(4);
+    expect(answerProgress(r2.state).messages).toBe(4);
   });
 
-  test('a pending final event without the blank line is dispatched at the end', () => {
-    for (const body of ['data: {"id":1,"result":1}', 'data: {"id":1,"result":1}\n', 'data: {"id":1,"result":1}\r', 'data: {"id":1,"result":1}\r\n']) {
-      const fed = feed('event-stream', [body]);
-      expect(fed.outcome).toStrictEqual({ kind: 'answer', answer: { id: 1, result: 1 } });
-      expect(fed.at).toBe(1); // by answerEnd, not by the chunk
-    }
+  test.each(['', '\n', '\r', '\r\n'])('a pending final event ending in %j is dispatched at the end', (lineEnd) => {
+    const fed = feed('event-stream', ['data: {"id":1,"result":1}' + lineEnd]);
+    expect(fed.outcome).toStrictEqual({ kind: 'answer', answer: { id: 1, result: 1 } });
+    expect(fed.at).toBe(1); // by answerEnd, not by the chunk
   });
 
   test('no_message: only priming, comments, non-JSON and non-messages', () => {
     const fed = feed('event-stream', ['id: 1\ndata:\n\n', ': keep-alive\n\n', 'data: nope\n\n', 'data: {"x":1}\n\n', 'event: ping\n\n']);
     expect(fed.outcome).toStrictEqual({ kind: 'malformed_answer', reason: 'no_message' });
-    expect(fed.state.select).toMatchObject({ events: 3, messages: 0, ignored: 2 });
-    expect(fed.state.scan.lastEventId).toBe('1');
+    expect(answerProgress(fed.state)).toMatchObject({ events: 3, messages: 0, ignored: 2, lastEventId: '1' });
   });
 
-  test('no_response: messages but no answer; invalid JSON data is never invalid_json', () => {
-    expect(feed('event-stream', [NOTE]).outcome).toStrictEqual({ kind: 'malformed_answer', reason: 'no_response' });
-    expect(feed('event-stream', [ANSWER], { requestId: 2 }).outcome).toStrictEqual({ kind: 'malformed_answer', reason: 'no_response' });
-    expect(feed('event-stream', ['data: {broken\n\n']).outcome).toStrictEqual({ kind: 'malformed_answer', reason: 'no_message' });
-  });
-
-  test('an empty body is no_message', () => {
-    expect(feed('event-stream', []).outcome).toStrictEqual({ kind: 'malformed_answer', reason: 'no_message' });
-    expect(feed('event-stream', ['']).outcome).toStrictEqual({ kind: 'malformed_answer', reason: 'no_message' });
+  test.each([
+    ['a notification alone', [NOTE], undefined, 'no_response'],
+    ['a response to another request', [ANSWER], 2, 'no_response'],
+    ['data that is not JSON (never invalid_json)', ['data: {broken\n\n'], undefined, 'no_message'],
+    ['an empty body', [], undefined, 'no_message'],
+    ['an empty chunk', [''], undefined, 'no_message'],
+  ])('%s is malformed: %s', (_, chunks, requestId, reason) => {
+    expect(feed('event-stream', chunks, { requestId }).outcome).toStrictEqual({ kind: 'malformed_answer', reason });
   });
 });
 
@@ -84,7 +94,7 @@ describe('json', () => {
     const end = answerEnd(s);
     expect(end.outcome).toStrictEqual({ kind: 'answer', answer: JSON.parse(text) });
     expect(JSON.stringify(end.outcome.kind === 'answer' && end.outcome.answer)).toBe(text);
-    expect(end.state.select.events).toBe(0);
+    expect(answerProgress(end.state).events).toBe(0);
   });
 
   test('a batch: messages reported at the end, in order; elements after the answer are not', () => {
@@ -113,12 +123,14 @@ describe('json', () => {
     expect(fed.outcome.cause).toBeInstanceOf(SyntaxError);
   });
 
-  test('an empty body is no_message; a non-message is no_message; a notification is no_response', () => {
-    expect(feed('json', []).outcome).toStrictEqual({ kind: 'malformed_answer', reason: 'no_message' });
-    expect(feed('json', ['', '']).outcome).toStrictEqual({ kind: 'malformed_answer', reason: 'no_message' });
-    expect(feed('json', ['{"id":1}']).outcome).toStrictEqual({ kind: 'malformed_answer', reason: 'no_message' });
-    expect(feed('json', ['[]']).outcome).toStrictEqual({ kind: 'malformed_answer', reason: 'no_message' });
-    expect(feed('json', ['{"method":"x"}']).outcome).toStrictEqual({ kind: 'malformed_answer', reason: 'no_response' });
+  test.each([
+    ['an empty body', [], 'no_message'],
+    ['empty chunks', ['', ''], 'no_message'],
+    ['a non-message', ['{"id":1}'], 'no_message'],
+    ['an empty batch', ['[]'], 'no_message'],
+    ['a notification', ['{"method":"x"}'], 'no_response'],
+  ])('%s is malformed: %s', (_, chunks, reason) => {
+    expect(feed('json', chunks).outcome).toStrictEqual({ kind: 'malformed_answer', reason });
   });
 
   test('decodes as Response.json() does: multi-byte characters split anywhere, invalid bytes to U+FFFD', async () => {
@@ -146,7 +158,7 @@ describe('the byte budget', () => {
       const fed = feed('event-stream', chunks, { maxBytes: atFirstNewline });
       expect(fed.outcome).toStrictEqual({ kind: 'budget_exceeded' });
       expect(fed.messages).toStrictEqual([]);
-      expect(fed.state.select.events).toBe(0);
+      expect(answerProgress(fed.state).events).toBe(0);
     }
   });
 
@@ -161,7 +173,7 @@ describe('the byte budget', () => {
     const body = ANSWER + 'data: ' + 'x'.repeat(100) + '\n\n';
     const fed = feed('event-stream', [body], { maxBytes: ANSWER.length + 2 });
     expect(fed.outcome).toStrictEqual({ kind: 'answer', answer: { id: 1, result: 1 } });
-    expect(fed.state.budget.bytes).toBe(body.length);
+    expect(answerProgress(fed.state).bytesRead).toBe(body.length);
     const lateCap = feed('event-stream', chunksOf(body, 5), { maxBytes: ANSWER.length });
     expect(lateCap.outcome).toStrictEqual({ kind: 'answer', answer: { id: 1, result: 1 } });
   });
@@ -171,7 +183,7 @@ describe('the byte budget', () => {
     const fed = feed('event-stream', [body], { maxBytes: body.length - 1 });
     expect(fed.outcome).toStrictEqual({ kind: 'budget_exceeded' });
     expect(fed.messages).toStrictEqual([{ method: 'notifications/message', params: { n: 1 } }]);
-    expect(fed.state.select.messages).toBe(1);
+    expect(answerProgress(fed.state).messages).toBe(1);
   });
 
   test('no byte past the cap is scanned: a field line cut at the cap has no effect', () => {
@@ -181,18 +193,18 @@ describe('the byte budget', () => {
     const cap = 'id: abc'.length;
     const fed = feed('event-stream', [body], { maxBytes: cap });
     expect(fed.outcome).toStrictEqual({ kind: 'budget_exceeded' });
-    expect(fed.state.scan.lastEventId).toBe('');
-    expect(fed.state.scan.retry).toBeUndefined();
+    expect(answerProgress(fed.state).lastEventId).toBe('');
+    expect(answerProgress(fed.state).retry).toBeUndefined();
     const within = feed('event-stream', [body], { maxBytes: 'id: abcdef\n\n'.length });
-    expect(within.state.scan.lastEventId).toBe('abcdef');
-    expect(within.state.scan.retry).toBeUndefined();
+    expect(answerProgress(within.state).lastEventId).toBe('abcdef');
+    expect(answerProgress(within.state).retry).toBeUndefined();
   });
 
   test('a json body past the cap is budget_exceeded at the chunk that crosses it', () => {
     const fed = feed('json', ['{"id":1,', '"result":1}', '   '], { maxBytes: 12 });
     expect(fed.outcome).toStrictEqual({ kind: 'budget_exceeded' });
     expect(fed.at).toBe(1);
-    expect(fed.state.budget.bytes).toBe(8 + 11);
+    expect(answerProgress(fed.state).bytesRead).toBe(8 + 11);
   });
 
   test('maxBytes 0 reads nothing', () => {
@@ -256,7 +268,7 @@ describe('purity', () => {
         s = r.state;
         if (r.outcome !== undefined) break;
       }
-      const out = s.outcome ?? answerEnd(s).outcome;
+      const out = answerEnd(s).outcome; // the outcome reached, or the one the end gives
       expect(out).toStrictEqual({ kind: 'answer', answer: { id: 1, result: 'é😀' } });
     }
   });
