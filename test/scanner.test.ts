@@ -4,31 +4,18 @@
  * text (byte sequences were derived from the UTF-8 decoder algorithm and double-checked once
  * against Node's TextDecoder while writing, then hard-coded).
  */
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
 import { scan, scanEnd, scanStart } from '../src/index.js';
 import type { ScanEndOptions, ScanState, SseEvent } from '../src/index.js';
-import { cutAt } from './helpers/chunks.js';
+import { concat, cutAt, type BytePart } from './helpers/chunks.js';
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
 // ---------------------------------------------------------------------------------------------
 
-/** A piece of input: a string (encoded as UTF-8) or raw byte values. */
-type Part = string | readonly number[] | Uint8Array;
-
 const encoder = new TextEncoder();
-
-/** Concatenates parts into one byte array. */
-function bytes(...parts: Part[]): Uint8Array {
-  const arrays = parts.map((p) => (typeof p === 'string' ? encoder.encode(p) : Uint8Array.from(p)));
-  const out = new Uint8Array(arrays.reduce((n, a) => n + a.length, 0));
-  let offset = 0;
-  for (const a of arrays) {
-    out.set(a, offset);
-    offset += a.length;
-  }
-  return out;
-}
 
 /** Splits `all` at the given byte offsets (ascending) into chunks. */
 const splitAt = (all: Uint8Array, cuts: readonly number[]): Uint8Array[] => cutAt(all, cuts);
@@ -59,15 +46,15 @@ function feed(input: string | Uint8Array, cuts: readonly number[] = [], state?: 
 }
 
 /** Feeds each part as its own chunk. */
-function feedParts(parts: readonly Part[], state?: ScanState): Run {
+function feedParts(parts: readonly BytePart[], state?: ScanState): Run {
   return scanChunks(
-    parts.map((p) => bytes(p)),
+    parts.map((p) => concat([p])),
     state,
   );
 }
 
 /** Feeds `input` then ends the stream; the events of both steps are returned together. */
-function feedEnd(input: string | Uint8Array | readonly Part[], options?: ScanEndOptions): Run {
+function feedEnd(input: string | Uint8Array | readonly BytePart[], options?: ScanEndOptions): Run {
   const r = typeof input === 'string' || input instanceof Uint8Array ? feed(input) : feedParts(input);
   const e = options === undefined ? scanEnd(r.state) : scanEnd(r.state, options);
   return { state: e.state, events: [...r.events, ...e.events] };
@@ -119,30 +106,30 @@ describe('decoding & BOM', () => {
   });
 
   test('one leading BOM is stripped', () => {
-    expect(feed(bytes([0xef, 0xbb, 0xbf], 'data: x\n\n')).events).toEqual([
+    expect(feed(concat([[0xef, 0xbb, 0xbf], 'data: x\n\n'])).events).toEqual([
       { type: 'message', data: 'x', lastEventId: '' },
     ]);
   });
 
   test('a leading BOM before a comment line is stripped (the comment stays a comment)', () => {
-    expect(feed(bytes([0xef, 0xbb, 0xbf], ':c\ndata: x\n\n')).events).toEqual([
+    expect(feed(concat([[0xef, 0xbb, 0xbf], ':c\ndata: x\n\n'])).events).toEqual([
       { type: 'message', data: 'x', lastEventId: '' },
     ]);
   });
 
   test('a second BOM is data: the first line becomes field "\\uFEFFdata", which is ignored', () => {
-    const r = feed(bytes([0xef, 0xbb, 0xbf, 0xef, 0xbb, 0xbf], 'data: x\n\ndata: y\n\n'));
+    const r = feed(concat([[0xef, 0xbb, 0xbf, 0xef, 0xbb, 0xbf], 'data: x\n\ndata: y\n\n']));
     expect(r.events).toEqual([{ type: 'message', data: 'y', lastEventId: '' }]);
   });
 
   test('a BOM inside a value is data', () => {
-    expect(feed(bytes('data: ', [0xef, 0xbb, 0xbf], 'x\n\n')).events).toEqual([
+    expect(feed(concat(['data: ', [0xef, 0xbb, 0xbf], 'x\n\n'])).events).toEqual([
       { type: 'message', data: '\uFEFFx', lastEventId: '' },
     ]);
   });
 
   test('a BOM at the start of a later line is data (the line is ignored)', () => {
-    expect(feed(bytes('data: a\n\n', [0xef, 0xbb, 0xbf], 'data: b\n\n')).events).toEqual([
+    expect(feed(concat(['data: a\n\n', [0xef, 0xbb, 0xbf], 'data: b\n\n'])).events).toEqual([
       { type: 'message', data: 'a', lastEventId: '' },
     ]);
   });
@@ -162,90 +149,90 @@ describe('decoding & BOM', () => {
 
   test('an incomplete BOM (EF BB then ASCII) is one U+FFFD, not stripped', () => {
     // EF BB 64 ... → U+FFFD then "data: x": the field name is "\uFFFDdata", ignored.
-    const r = feed(bytes([0xef, 0xbb], 'data: x\n\ndata: y\n\n'));
+    const r = feed(concat([[0xef, 0xbb], 'data: x\n\ndata: y\n\n']));
     expect(r.events).toEqual([{ type: 'message', data: 'y', lastEventId: '' }]);
   });
 
   test('EF BB BE (U+FEFE) at the start is not a BOM', () => {
-    const r = feed(bytes([0xef, 0xbb, 0xbe], 'data: x\n\ndata: y\n\n'));
+    const r = feed(concat([[0xef, 0xbb, 0xbe], 'data: x\n\ndata: y\n\n']));
     expect(r.events).toEqual([{ type: 'message', data: 'y', lastEventId: '' }]);
   });
 
   test('FF byte → U+FFFD', () => {
-    expect(feed(bytes('data: ', [0xff], '\n\n')).events).toEqual([
+    expect(feed(concat(['data: ', [0xff], '\n\n'])).events).toEqual([
       { type: 'message', data: '\uFFFD', lastEventId: '' },
     ]);
   });
 
   test('FF followed by ASCII → U+FFFD then the ASCII', () => {
-    expect(feed(bytes('data: ', [0xff, 0x41], '\n\n')).events).toEqual([
+    expect(feed(concat(['data: ', [0xff, 0x41], '\n\n'])).events).toEqual([
       { type: 'message', data: '\uFFFDA', lastEventId: '' },
     ]);
   });
 
   test('F5 (never a lead byte) → U+FFFD', () => {
-    expect(feed(bytes('data: ', [0xf5], 'z\n\n')).events).toEqual([
+    expect(feed(concat(['data: ', [0xf5], 'z\n\n'])).events).toEqual([
       { type: 'message', data: '\uFFFDz', lastEventId: '' },
     ]);
   });
 
   test('overlong C0 AF → two U+FFFD', () => {
-    expect(feed(bytes('data: ', [0xc0, 0xaf], '\n\n')).events).toEqual([
+    expect(feed(concat(['data: ', [0xc0, 0xaf], '\n\n'])).events).toEqual([
       { type: 'message', data: '\uFFFD\uFFFD', lastEventId: '' },
     ]);
   });
 
   test('overlong E0 80 → two U+FFFD', () => {
-    expect(feed(bytes('data: ', [0xe0, 0x80], 'A\n\n')).events).toEqual([
+    expect(feed(concat(['data: ', [0xe0, 0x80], 'A\n\n'])).events).toEqual([
       { type: 'message', data: '\uFFFD\uFFFDA', lastEventId: '' },
     ]);
   });
 
   test('overlong F0 80 → two U+FFFD', () => {
-    expect(feed(bytes('data: ', [0xf0, 0x80], '\n\n')).events).toEqual([
+    expect(feed(concat(['data: ', [0xf0, 0x80], '\n\n'])).events).toEqual([
       { type: 'message', data: '\uFFFD\uFFFD', lastEventId: '' },
     ]);
   });
 
   test('overlong F0 80 80 80 → four U+FFFD', () => {
-    expect(feed(bytes('data: ', [0xf0, 0x80, 0x80, 0x80], '\n\n')).events).toEqual([
+    expect(feed(concat(['data: ', [0xf0, 0x80, 0x80, 0x80], '\n\n'])).events).toEqual([
       { type: 'message', data: '\uFFFD\uFFFD\uFFFD\uFFFD', lastEventId: '' },
     ]);
   });
 
   test('surrogate ED A0 80 → three U+FFFD', () => {
-    expect(feed(bytes('data: ', [0xed, 0xa0, 0x80], '\n\n')).events).toEqual([
+    expect(feed(concat(['data: ', [0xed, 0xa0, 0x80], '\n\n'])).events).toEqual([
       { type: 'message', data: '\uFFFD\uFFFD\uFFFD', lastEventId: '' },
     ]);
   });
 
   test('past U+10FFFF (F4 90 80 80) → four U+FFFD', () => {
-    expect(feed(bytes('data: ', [0xf4, 0x90, 0x80, 0x80], '\n\n')).events).toEqual([
+    expect(feed(concat(['data: ', [0xf4, 0x90, 0x80, 0x80], '\n\n'])).events).toEqual([
       { type: 'message', data: '\uFFFD\uFFFD\uFFFD\uFFFD', lastEventId: '' },
     ]);
   });
 
   test('a lone continuation byte → U+FFFD', () => {
-    expect(feed(bytes('data: a', [0x80], 'b\n\n')).events).toEqual([
+    expect(feed(concat(['data: a', [0x80], 'b\n\n'])).events).toEqual([
       { type: 'message', data: 'a\uFFFDb', lastEventId: '' },
     ]);
   });
 
   test('a truncated 4-byte sequence followed by ASCII → one U+FFFD then the ASCII', () => {
-    expect(feed(bytes('data: ', [0xf0, 0x9f, 0x98, 0x41], '\n\n')).events).toEqual([
+    expect(feed(concat(['data: ', [0xf0, 0x9f, 0x98, 0x41], '\n\n'])).events).toEqual([
       { type: 'message', data: '\uFFFDA', lastEventId: '' },
     ]);
   });
 
   test('a truncated sequence does not swallow the LF that follows it', () => {
-    expect(feed(bytes('data: ', [0xe2, 0x82], '\n\ndata: b\n\n')).events).toEqual([
+    expect(feed(concat(['data: ', [0xe2, 0x82], '\n\ndata: b\n\n'])).events).toEqual([
       { type: 'message', data: '\uFFFD', lastEventId: '' },
       { type: 'message', data: 'b', lastEventId: '' },
     ]);
   });
 
   test('a truncated sequence followed by a new lead byte → U+FFFD then the new character', () => {
-    expect(feed(bytes('data: ', [0xe2, 0x82, 0xe2, 0x82, 0xac], '\n\n')).events).toEqual([
+    expect(feed(concat(['data: ', [0xe2, 0x82, 0xe2, 0x82, 0xac], '\n\n'])).events).toEqual([
       { type: 'message', data: '\uFFFD\u20AC', lastEventId: '' },
     ]);
   });
@@ -302,7 +289,7 @@ describe('line ends', () => {
     const r = feed('data: a\r');
     expect(r.events).toEqual([]);
     // The line was interpreted: a following LF does not dispatch (it is part of CRLF), a second does.
-    expect(scan(r.state, bytes('\n')).events).toEqual([]);
+    expect(scan(r.state, concat(['\n'])).events).toEqual([]);
     expect(feed('\n\n', [], r.state).events).toEqual([{ type: 'message', data: 'a', lastEventId: '' }]);
   });
 
@@ -313,7 +300,7 @@ describe('line ends', () => {
   });
 
   test('NEL as the raw byte 85 is not a line end (it is an invalid byte → U+FFFD)', () => {
-    expect(feed(bytes('data: a', [0x85], 'b\n\n')).events).toEqual([
+    expect(feed(concat(['data: a', [0x85], 'b\n\n'])).events).toEqual([
       { type: 'message', data: 'a\uFFFDb', lastEventId: '' },
     ]);
   });
@@ -790,28 +777,28 @@ describe('end of stream', () => {
   });
 
   test('dispatchIncomplete: an incomplete UTF-8 sequence at the end → one U+FFFD', () => {
-    expect(feedEnd(bytes('data: a', [0xf0, 0x9f, 0x98]), INCOMPLETE).events).toEqual([
+    expect(feedEnd(concat(['data: a', [0xf0, 0x9f, 0x98]]), INCOMPLETE).events).toEqual([
       { type: 'message', data: 'a\uFFFD', lastEventId: '' },
     ]);
-    expect(feedEnd(bytes('data: a', [0xf0, 0x9f]), INCOMPLETE).events).toEqual([
+    expect(feedEnd(concat(['data: a', [0xf0, 0x9f]]), INCOMPLETE).events).toEqual([
       { type: 'message', data: 'a\uFFFD', lastEventId: '' },
     ]);
-    expect(feedEnd(bytes('data: a', [0xf0]), INCOMPLETE).events).toEqual([
+    expect(feedEnd(concat(['data: a', [0xf0]]), INCOMPLETE).events).toEqual([
       { type: 'message', data: 'a\uFFFD', lastEventId: '' },
     ]);
-    expect(feedEnd(bytes('data: a', [0xe2, 0x82]), INCOMPLETE).events).toEqual([
+    expect(feedEnd(concat(['data: a', [0xe2, 0x82]]), INCOMPLETE).events).toEqual([
       { type: 'message', data: 'a\uFFFD', lastEventId: '' },
     ]);
-    expect(feedEnd(bytes('data: a', [0xc3]), INCOMPLETE).events).toEqual([
+    expect(feedEnd(concat(['data: a', [0xc3]]), INCOMPLETE).events).toEqual([
       { type: 'message', data: 'a\uFFFD', lastEventId: '' },
     ]);
   });
 
   test('dispatchIncomplete: an invalid held-back sequence at the end (E0 80, F0 80) → two U+FFFD', () => {
-    expect(feedEnd(bytes('data: a', [0xe0, 0x80]), INCOMPLETE).events).toEqual([
+    expect(feedEnd(concat(['data: a', [0xe0, 0x80]]), INCOMPLETE).events).toEqual([
       { type: 'message', data: 'a\uFFFD\uFFFD', lastEventId: '' },
     ]);
-    expect(feedEnd(bytes('data: a', [0xf0, 0x80]), INCOMPLETE).events).toEqual([
+    expect(feedEnd(concat(['data: a', [0xf0, 0x80]]), INCOMPLETE).events).toEqual([
       { type: 'message', data: 'a\uFFFD\uFFFD', lastEventId: '' },
     ]);
   });
@@ -829,7 +816,7 @@ describe('end of stream', () => {
   });
 
   test('default: an incomplete UTF-8 sequence at the end is discarded with its line', () => {
-    expect(feedEnd(bytes('data: a', [0xf0, 0x9f, 0x98])).events).toEqual([]);
+    expect(feedEnd(concat(['data: a', [0xf0, 0x9f, 0x98]])).events).toEqual([]);
   });
 
   test('the state returned by scanEnd keeps lastEventId and retry', () => {
@@ -852,14 +839,14 @@ describe('end of stream', () => {
   });
 
   test('the new stream does not keep a pending UTF-8 tail', () => {
-    const e = feedEnd(bytes('data: a', [0xf0, 0x9f]));
+    const e = feedEnd(concat(['data: a', [0xf0, 0x9f]]));
     // A kept tail would turn the next line into "\uFFFDdata: b", an ignored field.
     expect(feed('data: b\n\n', [], e.state).events).toEqual([{ type: 'message', data: 'b', lastEventId: '' }]);
   });
 
   test('the new stream strips its own leading BOM', () => {
-    const e = feedEnd(bytes([0xef, 0xbb, 0xbf], 'data: a\n\n'));
-    expect(feed(bytes([0xef, 0xbb, 0xbf], 'data: b\n\n'), [], e.state).events).toEqual([
+    const e = feedEnd(concat([[0xef, 0xbb, 0xbf], 'data: a\n\n']));
+    expect(feed(concat([[0xef, 0xbb, 0xbf], 'data: b\n\n']), [], e.state).events).toEqual([
       { type: 'message', data: 'b', lastEventId: '' },
     ]);
   });
@@ -892,13 +879,13 @@ describe('end of stream', () => {
 describe('purity', () => {
   /** A state with something in every buffer: id, retry, type, data, pending line and UTF-8 tail. */
   function busyState(): ScanState {
-    return feed(bytes('id: 1\nretry: 5\nevent: t\ndata: a\ndata: pend', [0xf0, 0x9f])).state;
+    return feed(concat(['id: 1\nretry: 5\nevent: t\ndata: a\ndata: pend', [0xf0, 0x9f]])).state;
   }
 
   test('scan does not change the state it is given', () => {
     const s = busyState();
     const before = structuredClone(s);
-    scan(s, bytes([0x98, 0x80], 'ing\n\nid: 2\nretry: 6\nevent: u\ndata: more'));
+    scan(s, concat([[0x98, 0x80], 'ing\n\nid: 2\nretry: 6\nevent: u\ndata: more']));
     expect(s).toEqual(before);
   });
 
@@ -911,7 +898,7 @@ describe('purity', () => {
       }
     };
     deepFreeze(s);
-    const r = scan(s, bytes([0x98, 0x80], 'ing\n\n'));
+    const r = scan(s, concat([[0x98, 0x80], 'ing\n\n']));
     expect(r.events).toEqual([{ type: 't', data: 'a\npend\u{1F600}ing', lastEventId: '1' }]);
   });
 
@@ -924,7 +911,7 @@ describe('purity', () => {
   });
 
   test('scan does not change the chunk', () => {
-    const chunk = bytes('data: a\r\n\r\ndata: b', [0xe2, 0x82]);
+    const chunk = concat(['data: a\r\n\r\ndata: b', [0xe2, 0x82]]);
     const copy = chunk.slice();
     scan(scanStart(), chunk);
     expect(chunk).toEqual(copy);
@@ -932,9 +919,9 @@ describe('purity', () => {
 
   test('an old state stays valid: scanning it again gives equal results', () => {
     const s1 = feed('id: 1\ndata: a\n').state;
-    const rB = scan(s1, bytes('data: b\n\n'));
-    const rC = scan(s1, bytes('data: c\n\n'));
-    const rB2 = scan(s1, bytes('data: b\n\n'));
+    const rB = scan(s1, concat(['data: b\n\n']));
+    const rC = scan(s1, concat(['data: c\n\n']));
+    const rB2 = scan(s1, concat(['data: b\n\n']));
     expect(rB.events).toEqual([{ type: 'message', data: 'a\nb', lastEventId: '1' }]);
     expect(rC.events).toEqual([{ type: 'message', data: 'a\nc', lastEventId: '1' }]);
     expect(rB2.events).toEqual(rB.events);
@@ -942,14 +929,14 @@ describe('purity', () => {
   });
 
   test('an old state with a pending tail and CR stays valid', () => {
-    const s1 = feed(bytes('data: a\r'), []).state;
-    const s2 = scan(s1, bytes('data: ', [0xf0, 0x9f])).state;
-    const end = bytes([0x98, 0x80], '\n\n');
+    const s1 = feed(concat(['data: a\r']), []).state;
+    const s2 = scan(s1, concat(['data: ', [0xf0, 0x9f]])).state;
+    const end = concat([[0x98, 0x80], '\n\n']);
     expect(scan(s2, end).events).toEqual([{ type: 'message', data: 'a\n\u{1F600}', lastEventId: '' }]);
     expect(scan(s2, end).events).toEqual([{ type: 'message', data: 'a\n\u{1F600}', lastEventId: '' }]);
     // Forking s1 differently: the LF completes the CRLF.
-    expect(scan(s1, bytes('\n\n')).events).toEqual([{ type: 'message', data: 'a', lastEventId: '' }]);
-    expect(scan(s1, bytes('\r')).events).toEqual([{ type: 'message', data: 'a', lastEventId: '' }]);
+    expect(scan(s1, concat(['\n\n'])).events).toEqual([{ type: 'message', data: 'a', lastEventId: '' }]);
+    expect(scan(s1, concat(['\r'])).events).toEqual([{ type: 'message', data: 'a', lastEventId: '' }]);
   });
 
   test('state survives structuredClone', () => {
@@ -958,7 +945,7 @@ describe('purity', () => {
     // "id: 1" is still pending (no blank line yet), so the last event ID string is still ''.
     expect(clone.lastEventId).toBe('');
     expect(clone.retry).toBe(5);
-    const rest = bytes([0x98, 0x80], 'ing\n\n');
+    const rest = concat([[0x98, 0x80], 'ing\n\n']);
     const fromClone = scan(clone, rest);
     expect(fromClone.events).toEqual([{ type: 't', data: 'a\npend\u{1F600}ing', lastEventId: '1' }]);
     expect(fromClone.state).toEqual(scan(s, rest).state);
@@ -966,7 +953,7 @@ describe('purity', () => {
 
   test('state after a trailing CR survives structuredClone', () => {
     const clone = structuredClone(feed('data: a\r').state);
-    expect(scan(clone, bytes('\n\n')).events).toEqual([{ type: 'message', data: 'a', lastEventId: '' }]);
+    expect(scan(clone, concat(['\n\n'])).events).toEqual([{ type: 'message', data: 'a', lastEventId: '' }]);
   });
 
   test('state from scanEnd survives structuredClone', () => {
@@ -979,17 +966,17 @@ describe('purity', () => {
   });
 
   test('the state keeps no view of the chunk (pending line)', () => {
-    const chunk = bytes('data: hello');
+    const chunk = concat(['data: hello']);
     const r = scan(scanStart(), chunk);
     chunk.fill(0x0a);
-    expect(scan(r.state, bytes('\n\n')).events).toEqual([{ type: 'message', data: 'hello', lastEventId: '' }]);
+    expect(scan(r.state, concat(['\n\n'])).events).toEqual([{ type: 'message', data: 'hello', lastEventId: '' }]);
   });
 
   test('the state keeps no view of the chunk (UTF-8 tail)', () => {
-    const chunk = bytes('data: ab', [0xf0, 0x9f]);
+    const chunk = concat(['data: ab', [0xf0, 0x9f]]);
     const r = scan(scanStart(), chunk);
     chunk.fill(0x41);
-    expect(scan(r.state, bytes([0x98, 0x80], '\n\n')).events).toEqual([
+    expect(scan(r.state, concat([[0x98, 0x80], '\n\n'])).events).toEqual([
       { type: 'message', data: 'ab\u{1F600}', lastEventId: '' },
     ]);
   });
@@ -1001,14 +988,14 @@ describe('purity', () => {
     const s2 = scan(s1, c2).state;
     c1.fill(0x41);
     c2.fill(0x41);
-    expect(scan(s2, bytes([0x80], '\n\n')).events).toEqual([{ type: 'message', data: '\u{1F600}', lastEventId: '' }]);
+    expect(scan(s2, concat([[0x80], '\n\n'])).events).toEqual([{ type: 'message', data: '\u{1F600}', lastEventId: '' }]);
   });
 
   test('the state keeps no view of the chunk (completed block data)', () => {
-    const chunk = bytes('data: keep\n');
+    const chunk = concat(['data: keep\n']);
     const r = scan(scanStart(), chunk);
     chunk.fill(0x20);
-    expect(scan(r.state, bytes('\n')).events).toEqual([{ type: 'message', data: 'keep', lastEventId: '' }]);
+    expect(scan(r.state, concat(['\n'])).events).toEqual([{ type: 'message', data: 'keep', lastEventId: '' }]);
   });
 
   test('an empty chunk is a no-op: same state, no events', () => {
@@ -1030,9 +1017,9 @@ describe('purity', () => {
 
   test('the events array is the caller\'s own', () => {
     const s = feed('data: a\n').state;
-    const r1 = scan(s, bytes('\n'));
+    const r1 = scan(s, concat(['\n']));
     r1.events.push({ type: 'x', data: 'x', lastEventId: 'x' });
-    expect(scan(s, bytes('\n')).events).toEqual([{ type: 'message', data: 'a', lastEventId: '' }]);
+    expect(scan(s, concat(['\n'])).events).toEqual([{ type: 'message', data: 'a', lastEventId: '' }]);
   });
 });
 
@@ -1133,7 +1120,7 @@ describe('chunk boundaries', () => {
   });
 
   test('BOM split inside a value is data', () => {
-    expect(feedParts([bytes('data: x', [0xef]), [0xbb, 0xbf], '\n\n']).events).toEqual([
+    expect(feedParts([concat(['data: x', [0xef]]), [0xbb, 0xbf], '\n\n']).events).toEqual([
       { type: 'message', data: 'x\uFEFF', lastEventId: '' },
     ]);
   });
@@ -1145,7 +1132,7 @@ describe('chunk boundaries', () => {
   });
 
   test('BOM stripped at every split of the stream', () => {
-    const all = bytes([0xef, 0xbb, 0xbf], 'data: x\n\n');
+    const all = concat([[0xef, 0xbb, 0xbf], 'data: x\n\n']);
     for (let k = 1; k < all.length; k++) {
       expect(feed(all, [k]).events, `cut at ${k}`).toEqual([{ type: 'message', data: 'x', lastEventId: '' }]);
     }
@@ -1154,7 +1141,7 @@ describe('chunk boundaries', () => {
 
   test('a 4-byte emoji split at every offset', () => {
     // "data: " is 6 bytes; the emoji is bytes 6..9.
-    const all = bytes('data: ', [0xf0, 0x9f, 0x98, 0x80], '\n\n');
+    const all = concat(['data: ', [0xf0, 0x9f, 0x98, 0x80], '\n\n']);
     const expected = [{ type: 'message', data: '\u{1F600}', lastEventId: '' }];
     for (let k = 1; k < all.length; k++) {
       expect(feed(all, [k]).events, `cut at ${k}`).toEqual(expected);
@@ -1168,7 +1155,7 @@ describe('chunk boundaries', () => {
   });
 
   test('a 3-byte and a 2-byte character split at every offset', () => {
-    const all = bytes('data: ', [0xe2, 0x82, 0xac, 0xc3, 0xa9], '\n\n');
+    const all = concat(['data: ', [0xe2, 0x82, 0xac, 0xc3, 0xa9], '\n\n']);
     const expected = [{ type: 'message', data: '\u20AC\u00e9', lastEventId: '' }];
     for (const cuts of subsetsOf([6, 7, 8, 9, 10, 11])) {
       expect(feed(all, cuts).events, `cuts at ${cuts.join(',')}`).toEqual(expected);
@@ -1182,13 +1169,13 @@ describe('chunk boundaries', () => {
     expect(feedParts(['data: ', [0xe0], [0x80, 0x41, 0x0a, 0x0a]]).events).toEqual([
       { type: 'message', data: '\uFFFD\uFFFDA', lastEventId: '' },
     ]);
-    expect(feedParts([bytes('data: ', [0xe0, 0x80]), 'A\n\n']).events).toEqual([
+    expect(feedParts([concat(['data: ', [0xe0, 0x80]]), 'A\n\n']).events).toEqual([
       { type: 'message', data: '\uFFFD\uFFFDA', lastEventId: '' },
     ]);
   });
 
   test('E0 80 80 split at every offset → three U+FFFD', () => {
-    const all = bytes('data: ', [0xe0, 0x80, 0x80], '\n\n');
+    const all = concat(['data: ', [0xe0, 0x80, 0x80], '\n\n']);
     for (const cuts of subsetsOf([6, 7, 8, 9])) {
       expect(feed(all, cuts).events, `cuts at ${cuts.join(',')}`).toEqual([
         { type: 'message', data: '\uFFFD\uFFFD\uFFFD', lastEventId: '' },
@@ -1203,7 +1190,7 @@ describe('chunk boundaries', () => {
   });
 
   test('F0 80 80 80 split at every offset → four U+FFFD', () => {
-    const all = bytes('data: ', [0xf0, 0x80, 0x80, 0x80], '\n\n');
+    const all = concat(['data: ', [0xf0, 0x80, 0x80, 0x80], '\n\n']);
     for (const cuts of subsetsOf([6, 7, 8, 9, 10])) {
       expect(feed(all, cuts).events, `cuts at ${cuts.join(',')}`).toEqual([
         { type: 'message', data: '\uFFFD\uFFFD\uFFFD\uFFFD', lastEventId: '' },
@@ -1212,7 +1199,7 @@ describe('chunk boundaries', () => {
   });
 
   test('surrogate ED A0 80 split at every offset → three U+FFFD', () => {
-    const all = bytes('data: ', [0xed, 0xa0, 0x80], '\n\n');
+    const all = concat(['data: ', [0xed, 0xa0, 0x80], '\n\n']);
     for (const cuts of subsetsOf([6, 7, 8, 9])) {
       expect(feed(all, cuts).events, `cuts at ${cuts.join(',')}`).toEqual([
         { type: 'message', data: '\uFFFD\uFFFD\uFFFD', lastEventId: '' },
@@ -1227,7 +1214,7 @@ describe('chunk boundaries', () => {
   });
 
   test('F4 90 80 80 split at every offset → four U+FFFD', () => {
-    const all = bytes('data: ', [0xf4, 0x90, 0x80, 0x80], '\n\n');
+    const all = concat(['data: ', [0xf4, 0x90, 0x80, 0x80], '\n\n']);
     for (const cuts of subsetsOf([6, 7, 8, 9, 10])) {
       expect(feed(all, cuts).events, `cuts at ${cuts.join(',')}`).toEqual([
         { type: 'message', data: '\uFFFD\uFFFD\uFFFD\uFFFD', lastEventId: '' },
@@ -1239,7 +1226,7 @@ describe('chunk boundaries', () => {
     expect(feedParts(['data: ', [0xff], '\n\n']).events).toEqual([
       { type: 'message', data: '\uFFFD', lastEventId: '' },
     ]);
-    expect(feedParts([bytes('data: a', [0xff]), [0x62, 0x0a, 0x0a]]).events).toEqual([
+    expect(feedParts([concat(['data: a', [0xff]]), [0x62, 0x0a, 0x0a]]).events).toEqual([
       { type: 'message', data: 'a\uFFFDb', lastEventId: '' },
     ]);
   });
@@ -1297,26 +1284,26 @@ describe('chunk boundaries', () => {
 
   test('a long line delivered one byte at a time', () => {
     const value = 'x'.repeat(1000) + '\u00e9'.repeat(50) + '\u{1F600}' + 'y'.repeat(37);
-    const r = scanChunks(byteByByte(bytes(`data: ${value}\n\n`)));
+    const r = scanChunks(byteByByte(concat([`data: ${value}\n\n`])));
     expect(r.events).toEqual([{ type: 'message', data: value, lastEventId: '' }]);
     expect(r.events[0]?.data.length).toBe(1000 + 50 + 2 + 37);
   });
 
   test('a long line delivered in chunks of varying sizes', () => {
     const value = 'abcdefghijklmnopqrstuvwxyz'.repeat(40);
-    const all = bytes(`data: ${value}\ndata: ${value}\n\n`);
+    const all = concat([`data: ${value}\ndata: ${value}\n\n`]);
     const cuts: number[] = [];
     for (let at = 1, step = 1; at < all.length; step = (step % 29) + 1, at += step) cuts.push(at);
     expect(feed(all, cuts).events).toEqual([{ type: 'message', data: `${value}\n${value}`, lastEventId: '' }]);
   });
 
   test('a chunk that is a subarray of a larger buffer (non-zero byteOffset)', () => {
-    const buffer = bytes('XXXXdata: a\n\nYYYY');
+    const buffer = concat(['XXXXdata: a\n\nYYYY']);
     const chunk = buffer.subarray(4, 13);
     expect(scan(scanStart(), chunk).events).toEqual([{ type: 'message', data: 'a', lastEventId: '' }]);
-    const tailChunk = bytes('ZZdata: ', [0xf0, 0x9f], 'QQ').subarray(2, 10);
+    const tailChunk = concat(['ZZdata: ', [0xf0, 0x9f], 'QQ']).subarray(2, 10);
     const s = scan(scanStart(), tailChunk).state;
-    expect(scan(s, bytes([0x98, 0x80], '\n\n')).events).toEqual([
+    expect(scan(s, concat([[0x98, 0x80], '\n\n'])).events).toEqual([
       { type: 'message', data: '\u{1F600}', lastEventId: '' },
     ]);
   });
@@ -1324,10 +1311,10 @@ describe('chunk boundaries', () => {
   describe('a mixed stream gives the same result however it is split', () => {
     // BOM, CRLF, CR-only, comment, retry, id, 2- and 4-byte characters, an empty-data event,
     // an id reset and a trailing CR.
-    const all = bytes(
+    const all = concat([
       [0xef, 0xbb, 0xbf],
       'id: 1\r\nretry: 250\r\n: c\rdata: h\u00e9\u{1F600}\r\n\r\nevent: e\ndata:\n\nid\r\r',
-    );
+    ]);
     const expected = [
       { type: 'message', data: 'h\u00e9\u{1F600}', lastEventId: '1' },
       { type: 'e', data: '', lastEventId: '1' },
@@ -1359,7 +1346,7 @@ describe('chunk boundaries', () => {
 
   test('a stream with invalid bytes gives the same result however it is split', () => {
     // "\r\n\r": the CRLF ends the data line, the CR is a blank line.
-    const all = bytes('data: ', [0xff, 0xc0, 0xaf, 0xe0, 0x80, 0xed, 0xa0, 0x80, 0xf0, 0x9f, 0x98, 0x41], '\r\n\r');
+    const all = concat(['data: ', [0xff, 0xc0, 0xaf, 0xe0, 0x80, 0xed, 0xa0, 0x80, 0xf0, 0x9f, 0x98, 0x41], '\r\n\r']);
     const expected = [
       {
         type: 'message',
@@ -1378,5 +1365,40 @@ describe('chunk boundaries', () => {
       expect(scanEnd(r.state, INCOMPLETE).events, `end after cuts at ${cuts.join(',')}`).toEqual([]);
     }
     expect(scanChunks(byteByByte(all)).events).toEqual(expected);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Memory held (measured on the built package, in a child process with a full GC)
+// ---------------------------------------------------------------------------------------------
+
+describe('memory held by states and events', () => {
+  const root = fileURLToPath(new URL('..', import.meta.url));
+  const probe = (...args: string[]): { bytesRead: number; retained: number } =>
+    JSON.parse(
+      execFileSync(process.execPath, ['--expose-gc', `${root}/test/helpers/heap-probe.mjs`, `${root}/dist/index.js`, ...args], {
+        encoding: 'utf8',
+        timeout: 60_000,
+      }),
+    ) as { bytesRead: number; retained: number };
+
+  test('no string an event or a state holds keeps a large chunk alive: type, id, data, pending line', () => {
+    // Each of them, cut from an 8 MiB chunk, would hold the chunk's whole text as a view.
+    const { bytesRead, retained } = probe('retention');
+    expect(bytesRead).toBeGreaterThan(8 * 1024 * 1024);
+    expect(retained).toBeLessThan(256 * 1024);
+  });
+
+  test.each([
+    ['short data lines', 'data: x\n'],
+    ['empty data lines', 'data:\n'],
+    ['id lines', 'id: 1\n'],
+    ['event lines', 'event: e\n'],
+    ['longer data lines', 'data: abcdefghijklmnopqrstuvwxyz\n'],
+    ['mixed field lines', 'data: x\nid: 1\nevent: e\ndata:\n'],
+  ])('a pending event of many %s holds at most 3x the bytes read', (_, line) => {
+    const { bytesRead, retained } = probe('lines', JSON.stringify(line), String(16 * 1024 * 1024));
+    expect(bytesRead).toBeGreaterThanOrEqual(16 * 1024 * 1024);
+    expect(retained).toBeLessThanOrEqual(3 * bytesRead);
   });
 });

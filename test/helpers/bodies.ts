@@ -27,17 +27,7 @@ export function bytes(chunk: string | Uint8Array): Uint8Array {
   return typeof chunk === 'string' ? encoder.encode(chunk) : chunk;
 }
 
-/** All chunks joined into one byte array. */
-export function concat(chunks: readonly (string | Uint8Array)[]): Uint8Array<ArrayBuffer> {
-  const parts = chunks.map(bytes);
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-}
+export { concat } from './chunks.js';
 
 /** The body's bytes cut at the given offsets (sorted, deduplicated, clamped to the body). */
 export function splitAt(body: string | Uint8Array, cuts: readonly number[]): Uint8Array<ArrayBuffer>[] {
