@@ -10,11 +10,8 @@
 import { describe, expect, test } from 'vitest';
 import { scan, scanEnd, scanStart, type SseEvent } from '../src/index.js';
 import { parseJsonWith } from '../src/parse-json.js';
+import { concat } from '../test/helpers/chunks.js';
 
-type Part = string | readonly number[];
-const encoder = new TextEncoder();
-const bytesOf = (...parts: Part[]): Uint8Array =>
-  Uint8Array.from(parts.flatMap((p) => (typeof p === 'string' ? Array.from(encoder.encode(p)) : [...p])));
 
 interface Outcome {
   events: SseEvent[];
@@ -52,28 +49,28 @@ function expectScan(all: Uint8Array, dispatchIncomplete: boolean, expected: Outc
 
 const msg = (data: string, lastEventId = ''): SseEvent => ({ type: 'message', data, lastEventId });
 
-describe('scanner regressions (hand-worked from the spec)', () => {
+describe('the scanner at chunk edges: CRLF, BOMs, UTF-8 sequences, retry and id (hand-worked from the spec)', () => {
   test('only the first of two BOMs is stripped; the second starts the field name', () => {
     // Line 1 is "\uFEFFdata: x": the field name "\uFEFFdata" is unknown, so the block has no data.
-    const input = bytesOf([0xef, 0xbb, 0xbf, 0xef, 0xbb, 0xbf], 'data: x\n\ndata: y\n\n');
+    const input = concat([[0xef, 0xbb, 0xbf, 0xef, 0xbb, 0xbf], 'data: x\n\ndata: y\n\n']);
     expectScan(input, false, { events: [msg('y')], lastEventId: '', retry: undefined });
   });
 
   test('CRLF split across chunks is one line end, not a line end and a blank line', () => {
-    const input = bytesOf('data: a\r\ndata: b\r\n\r\n');
+    const input = concat(['data: a\r\ndata: b\r\n\r\n']);
     expectScan(input, false, { events: [msg('a\nb')], lastEventId: '', retry: undefined });
   });
 
   test('CR, then an incomplete UTF-8 sequence, then LF: the U+FFFD is a line of its own', () => {
     // Text "data: a\r\uFFFD\n\n": lines "data: a", "\uFFFD" (unknown field), "" (dispatch).
-    const input = bytesOf('data: a\r', [0xe2], '\n\n');
+    const input = concat(['data: a\r', [0xe2], '\n\n']);
     expectScan(input, false, { events: [msg('a')], lastEventId: '', retry: undefined });
   });
 
   test('UTF-8 sequences split across chunks decode as the whole stream would', () => {
     // E2 82 AC is U+20AC. E0 80 80: E0 needs A0..BF next, so each byte is its own U+FFFD.
     // F0 9F 98 80 is U+1F600. ED A0 80 (a surrogate) is three U+FFFD.
-    const input = bytesOf('data: ', [0xe2, 0x82, 0xac, 0xe0, 0x80, 0x80, 0xf0, 0x9f, 0x98, 0x80, 0xed, 0xa0, 0x80], '\n\n');
+    const input = concat(['data: ', [0xe2, 0x82, 0xac, 0xe0, 0x80, 0x80, 0xf0, 0x9f, 0x98, 0x80, 0xed, 0xa0, 0x80], '\n\n']);
     expectScan(input, false, {
       events: [msg('\u20ac\ufffd\ufffd\ufffd\u{1f600}\ufffd\ufffd\ufffd')],
       lastEventId: '',
@@ -82,25 +79,25 @@ describe('scanner regressions (hand-worked from the spec)', () => {
   });
 
   test('an incomplete UTF-8 sequence at the end is one U+FFFD, dispatched only when asked', () => {
-    const input = bytesOf('data: ', [0xf0, 0x9f, 0x98]);
+    const input = concat(['data: ', [0xf0, 0x9f, 0x98]]);
     expectScan(input, false, { events: [], lastEventId: '', retry: undefined });
     expectScan(input, true, { events: [msg('\ufffd')], lastEventId: '', retry: undefined });
   });
 
   test('a trailing CR ends its line either way', () => {
-    const input = bytesOf('id: 9\ndata: a\r');
+    const input = concat(['id: 9\ndata: a\r']);
     expectScan(input, false, { events: [], lastEventId: '', retry: undefined });
     expectScan(input, true, { events: [msg('a', '9')], lastEventId: '9', retry: undefined });
   });
 
   test('retry: digits only, leading zeros and 25 digits; set at once even in a discarded block', () => {
     // "retry:  5" has value " 5" (only one space is removed); "retry" alone has value "".
-    expectScan(bytesOf('retry: 0000000000000000000000042\nretry:  5\nretry: 12a\nretry\ndata: x'), false, {
+    expectScan(concat(['retry: 0000000000000000000000042\nretry:  5\nretry: 12a\nretry\ndata: x']), false, {
       events: [],
       lastEventId: '',
       retry: 42,
     });
-    expectScan(bytesOf('retry: 1234567890123456789012345\n'), false, {
+    expectScan(concat(['retry: 1234567890123456789012345\n']), false, {
       events: [],
       lastEventId: '',
       retry: 1.2345678901234568e24,
@@ -110,7 +107,7 @@ describe('scanner regressions (hand-worked from the spec)', () => {
   test('id: NUL makes it ignored; dispatch sets the last event ID even with no data', () => {
     // Block 1 has no data but sets lastEventId to "1"; in block 2 "id: 2\0" is ignored; block 3
     // ("id" alone, value "") empties it again.
-    expectScan(bytesOf('id: 1\n\nid: 2\0\ndata: x\n\nid\n\n'), false, {
+    expectScan(concat(['id: 1\n\nid: 2\0\ndata: x\n\nid\n\n']), false, {
       events: [msg('x', '1')],
       lastEventId: '',
       retry: undefined,
@@ -118,7 +115,7 @@ describe('scanner regressions (hand-worked from the spec)', () => {
   });
 
   test('U+2028 and U+0085 are not line ends; names are case-sensitive', () => {
-    expectScan(bytesOf('Data: no\nEVENT: no\ndata: a\u2028b\u0085c\n\n'), false, {
+    expectScan(concat(['Data: no\nEVENT: no\ndata: a\u2028b\u0085c\n\n']), false, {
       events: [msg('a\u2028b\u0085c')],
       lastEventId: '',
       retry: undefined,
@@ -126,7 +123,7 @@ describe('scanner regressions (hand-worked from the spec)', () => {
   });
 });
 
-describe('parseJson (found by parse-json.property.test.ts)', () => {
+describe('parseJson: a string in the text that looks like a marker is never taken for one', () => {
   test('a duplicate key whose later value is the string a marker stands for (FC_SEED=-2021064695)', () => {
     // The first "" value is a long string, replaced by the marker "\u00000" while the envelope is
     // parsed; the second "" value is that same string, written in the text, and overwrites it.

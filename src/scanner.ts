@@ -233,9 +233,7 @@ function withPending(state: ScanState, pending: GrowingText, tail: Utf8Tail, aft
 /** The text after the last line end, `text[pos..]`, as the new pending line, detached from `text`. */
 function restOf(text: string, pos: number): GrowingText {
   const rest = grow(NO_TEXT, text.slice(pos));
-  const settled = detached(rest.settled, text);
-  const recent = detached(rest.recent, text);
-  return settled === rest.settled && recent === rest.recent ? rest : { settled, recent };
+  return { settled: detached(rest.settled, text), recent: detached(rest.recent, text) };
 }
 
 /**
