@@ -3,13 +3,11 @@
  * `(state, chunk) → (state, output)`. This is the whole of reading an answer but the I/O; the
  * drivers only move chunks into it and act on its outcome.
  *
- * Two body formats:
- * - `event-stream`: chunks are scanned as they come; the answer is ready as soon as its event is
- *   complete. At the end of the body, a pending final event is dispatched (`dispatchIncomplete`):
- *   a closed response body is a finished answer, not a dropped connection to resume.
- * - `json`: the whole body, within the budget, is one message or a batch. It is decoded as
- *   `Response.json()` decodes (UTF-8, one leading BOM stripped, invalid bytes to U+FFFD) and
- *   selected by the same rules at the end.
+ * Each body format has its own state, step and end — change how one format is read there:
+ * - `event-stream` (`readEventStream`, `endEventStream`): chunks are scanned as they come, and
+ *   the answer is ready as soon as its event is complete;
+ * - `json` (`readJson`, `endJson`): the whole body, within the budget, is one message or a batch,
+ *   decoded as growing text (`growing-text.ts`) and selected by the same rules at its end.
  * @module
  */
 
@@ -163,9 +161,6 @@ export function answerProgress(state: AnswerState): AnswerProgress {
   return { bytesRead, events, messages, ignored, lastEventId: state.scan.lastEventId, retry: state.scan.retry };
 }
 
-// `event-stream`: chunks are scanned as they come, and the answer is ready as soon as its event
-// is complete.
-
 function readEventStream(state: EventStreamAnswerState, chunk: Uint8Array): AnswerResult {
   const guarded = budget(state.budget, chunk);
   const scanned = scan(state.scan, guarded.chunk);
@@ -195,15 +190,13 @@ function readEventStream(state: EventStreamAnswerState, chunk: Uint8Array): Answ
 }
 
 function endEventStream(state: EventStreamAnswerState): AnswerEndResult {
-  // A closed response body is a finished answer, not a dropped connection to resume.
+  // A pending final event is dispatched: a closed response body is a finished answer, not a
+  // dropped connection to resume.
   const scanned = scanEnd(state.scan, { dispatchIncomplete: true });
   const selected = select(state.select, scanned.events);
   const next: EventStreamAnswerState = { ...state, scan: scanned.state, select: selected.state };
   return ended(next, selected.messages, finalOutcome(selected.state));
 }
-
-// `json`: the whole body, within the budget, is one message or a batch, decoded as
-// `Response.json()` decodes and selected by the same rules once it is whole.
 
 function readJson(state: JsonAnswerState, chunk: Uint8Array): AnswerResult {
   const guarded = budget(state.budget, chunk);
@@ -221,7 +214,7 @@ function readJson(state: JsonAnswerState, chunk: Uint8Array): AnswerResult {
 
 function endJson(state: JsonAnswerState): AnswerEndResult {
   let text = decodedTextOf(state.body);
-  // Response.json() decodes with "UTF-8 decode", which drops one leading byte order mark.
+  // As Response.json() decodes: "UTF-8 decode" (invalid bytes to U+FFFD) drops one leading BOM.
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   if (text === '') return ended(state, [], { kind: 'malformed_answer', reason: 'no_message' });
   let value: unknown;

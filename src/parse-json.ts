@@ -1,34 +1,23 @@
 /**
  * `JSON.parse` for message text, with one difference no caller can observe: a long string value
- * written without escapes comes back as a slice of the text instead of a copy of it.
+ * written without escapes comes back as a slice of the text instead of a copy of it, so a large
+ * answer (a tool result carrying a base64 image or blob) is not held twice while it is parsed
+ * (figures: docs/guides/benchmarks.md).
  *
- * Why: the answers that make a body large are one or two long strings in a small envelope — a
- * tool result carrying a base64 image, audio or blob. `JSON.parse` copies every string value, so
- * while it runs the text and its copy both exist, and in V8 a string of 128 KiB or more is put on
- * freshly mapped pages. A slice (V8 makes a substring of 13 or more characters a view of its
- * parent) shares the text's memory instead. The value is the same string: equal, same length,
- * same characters, and the object around it is the one `JSON.parse` builds.
+ * How: one pass finds the string tokens by jumping from quote to quote; long ones that qualify
+ * are replaced by short markers; `JSON.parse` parses the rest (the envelope), and a walk over the
+ * result puts each slice where its marker came out. Anything unexpected falls back to a plain
+ * `JSON.parse` of the whole text, so results and errors are `JSON.parse`'s own.
  *
- * How: one pass over the text finds its string tokens by jumping from quote to quote with
- * `indexOf`; long ones that qualify are replaced by short markers; the rest — the envelope — is
- * parsed by `JSON.parse` itself, and a walk over the result puts each long string's slice where
- * its marker came out. Anything unexpected (a text that is not valid JSON, one that could hold a
- * marker of its own, an envelope that is not small) falls back to a plain `JSON.parse` of the
- * whole text, so results and errors are `JSON.parse`'s own.
- *
- * The cost of sharing: the slices keep their parent string alive for as long as the caller keeps
- * any of them. When `text` is itself a slice, that is `text`'s parent, which the caller must keep
- * in proportion: the scanner does (an event's data is never a slice of a text more than twice its
- * size, past 4 KiB; see `detached` in scanner.ts), and an `application/json` body is its own text.
- * Then holding one long string of an answer holds at most the rest of that message's text: its
- * envelope (at most MAX_ENVELOPE characters) and its other long strings.
+ * A slice keeps its parent text alive. When `text` is itself a slice, the caller keeps that
+ * parent in proportion: the scanner does (see `detached` in scanner.ts), and an `application/json`
+ * body is its own text.
  * @module
  */
 
 /**
- * Strings shorter than this many characters are copied, as `JSON.parse` does. It is V8's
- * large-object size for a one-byte string (a two-byte one reaches it at half the length): copying
- * a smaller string is cheap, and the marker path is not worth its setup.
+ * Strings shorter than this many characters are copied, as `JSON.parse` does: V8's large-object
+ * size for a one-byte string, below which a copy is cheap and the marker path not worth its setup.
  */
 const LONG_STRING = 128 * 1024;
 

@@ -34,9 +34,8 @@ export interface DecodedChunk {
 /** How many leading bytes of a chunk are sampled to choose a decoder; the choice affects speed only. */
 const SAMPLE = 32;
 
-// Node's TextDecoder has two paths: a fast one for whole (non-streamed) input, ~4x quicker on
-// ASCII, and ICU's converter, ~1.5x quicker on text that is mostly multi-byte and the only one that
-// streams. (Other runtimes have one native path; there the choice changes nothing.)
+// Whole-chunk and streaming decodes take different paths in some engines; which one runs changes
+// speed only (docs/guides/benchmarks.md).
 const wholeDecoder = new TextDecoder('utf-8', { ignoreBOM: true });
 
 /**
