@@ -16,7 +16,7 @@ import type { MalformedReason } from './errors.js';
 import { decodedTextOf, decodeOnto, NO_BYTES, type DecodedText } from './growing-text.js';
 import type { JsonRpcMessage, JsonRpcRequestId, JsonRpcResponse } from './json-rpc.js';
 import { parseJson } from './parse-json.js';
-import { scan, scanEnd, scanStart, type ScanState } from './scanner.js';
+import { scanEnd, scanOnto, scanStart, type ScanState, type SseEvent } from './scanner.js';
 import { select, selectEnd, selectStart, selectValue, type SelectState } from './selector.js';
 
 /** How the answer's body is framed, from its content type. */
@@ -116,8 +116,8 @@ export interface AnswerProgress {
 export interface AnswerResult {
   /** The state after the chunk; the state passed in is unchanged. */
   readonly state: AnswerState;
-  /** Messages passed over by this chunk, in order: what `onMessage` is given. */
-  readonly messages: JsonRpcMessage[];
+  /** Messages passed over by this chunk, in order: what `onMessage` is given. Read-only: an empty list is shared. */
+  readonly messages: readonly JsonRpcMessage[];
   /** How reading ended, if this chunk ended it. */
   readonly outcome: AnswerOutcome | undefined;
 }
@@ -143,13 +143,13 @@ export function answerStart(options: AnswerOptions): AnswerState {
  * copied). Once an outcome is reached, further chunks are ignored.
  */
 export function answer(state: AnswerState, chunk: Uint8Array): AnswerResult {
-  if (state.outcome !== undefined) return { state, messages: [], outcome: undefined };
+  if (state.outcome !== undefined) return { state, messages: NO_MESSAGES, outcome: undefined };
   return state.format === 'json' ? readJson(state, chunk) : readEventStream(state, chunk);
 }
 
 /** Ends the body: dispatches what is pending and says how reading ended. Pure. */
 export function answerEnd(state: AnswerState): AnswerEndResult {
-  if (state.outcome !== undefined) return { state, messages: [], outcome: state.outcome };
+  if (state.outcome !== undefined) return { state, messages: NO_MESSAGES, outcome: state.outcome };
   return state.format === 'json' ? endJson(state) : endEventStream(state);
 }
 
@@ -163,22 +163,23 @@ export function answerProgress(state: AnswerState): AnswerProgress {
 
 function readEventStream(state: EventStreamAnswerState, chunk: Uint8Array): AnswerResult {
   const guarded = budget(state.budget, chunk);
-  const scanned = scan(state.scan, guarded.chunk);
-  if (scanned.events.length === 0 && !guarded.exceeded) {
+  const events: SseEvent[] = [];
+  const scanned = scanOnto(state.scan, guarded.chunk, events);
+  if (events.length === 0 && !guarded.exceeded) {
     const next: EventStreamAnswerState = {
       format: 'event-stream',
       budget: guarded.state,
-      scan: scanned.state,
+      scan: scanned,
       select: state.select,
       outcome: undefined,
     };
-    return { state: next, messages: [], outcome: undefined };
+    return { state: next, messages: NO_MESSAGES, outcome: undefined };
   }
-  const selected = select(state.select, scanned.events);
+  const selected = select(state.select, events);
   const next: EventStreamAnswerState = {
     format: 'event-stream',
     budget: guarded.state,
-    scan: scanned.state,
+    scan: scanned,
     select: selected.state,
     outcome: undefined,
   };
@@ -201,7 +202,7 @@ function endEventStream(state: EventStreamAnswerState): AnswerEndResult {
 function readJson(state: JsonAnswerState, chunk: Uint8Array): AnswerResult {
   const guarded = budget(state.budget, chunk);
   // Nothing can be selected before the body is whole, so crossing the cap ends it.
-  if (guarded.exceeded) return ended({ ...state, budget: guarded.state }, [], BUDGET_EXCEEDED);
+  if (guarded.exceeded) return ended({ ...state, budget: guarded.state }, NO_MESSAGES, BUDGET_EXCEEDED);
   const next: JsonAnswerState = {
     format: 'json',
     budget: guarded.state,
@@ -209,19 +210,19 @@ function readJson(state: JsonAnswerState, chunk: Uint8Array): AnswerResult {
     select: state.select,
     outcome: undefined,
   };
-  return { state: next, messages: [], outcome: undefined };
+  return { state: next, messages: NO_MESSAGES, outcome: undefined };
 }
 
 function endJson(state: JsonAnswerState): AnswerEndResult {
   let text = decodedTextOf(state.body);
   // As Response.json() decodes: "UTF-8 decode" (invalid bytes to U+FFFD) drops one leading BOM.
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-  if (text === '') return ended(state, [], { kind: 'malformed_answer', reason: 'no_message' });
+  if (text === '') return ended(state, NO_MESSAGES, { kind: 'malformed_answer', reason: 'no_message' });
   let value: unknown;
   try {
     value = parseJson(text);
   } catch (cause) {
-    return ended(state, [], { kind: 'malformed_answer', reason: 'invalid_json', cause });
+    return ended(state, NO_MESSAGES, { kind: 'malformed_answer', reason: 'invalid_json', cause });
   }
   const selected = selectValue(state.select, value);
   return ended({ ...state, select: selected.state }, selected.messages, finalOutcome(selected.state));
@@ -237,7 +238,10 @@ function finalOutcome(state: SelectState): AnswerOutcome {
 
 const BUDGET_EXCEEDED: AnswerOutcome = Object.freeze({ kind: 'budget_exceeded' });
 
+/** No messages: most chunks pass none over. */
+const NO_MESSAGES: readonly JsonRpcMessage[] = Object.freeze([]);
+
 /** `state` ended with `outcome`: later chunks are ignored. */
-function ended<S extends AnswerState>(state: S, messages: JsonRpcMessage[], outcome: AnswerOutcome): AnswerEndResult {
+function ended<S extends AnswerState>(state: S, messages: readonly JsonRpcMessage[], outcome: AnswerOutcome): AnswerEndResult {
   return { state: { ...state, outcome }, messages, outcome };
 }

@@ -127,13 +127,22 @@ function streamStart(lastEventId: string, retry: number | undefined): ScanState 
  * the same final state. Cost is linear in the chunk's length, whatever is pending.
  */
 export function scan(state: ScanState, chunk: Uint8Array): ScanResult {
-  if (chunk.length === 0) return { state, events: [] };
+  const events: SseEvent[] = [];
+  return { state: scanOnto(state, chunk, events), events };
+}
+
+/**
+ * {@link scan}, with the events pushed onto `events` and the next state returned.
+ * @internal For a reducer that composes the scanner and reads the events at once.
+ */
+export function scanOnto(state: ScanState, chunk: Uint8Array, events: SseEvent[]): ScanState {
+  if (chunk.length === 0) return state;
   const byte = asciiByte(state.tail, chunk);
   if (byte !== -1 && byte !== LF && byte !== CR && state.bomChecked && !state.afterCR) {
     // A chunk of one character that ends no line only extends the pending line: the worst
     // chunking there is, so it skips the line-end searches.
     const pending = grow(state.pending, String.fromCharCode(byte));
-    return { state: withPending(state, pending, NO_TAIL, false, true), events: [] };
+    return withPending(state, pending, NO_TAIL, false, true);
   }
   const decoded = decodeChunk(state.tail, chunk);
   let text = decoded.text;
@@ -161,10 +170,10 @@ export function scan(state: ScanState, chunk: Uint8Array): ScanResult {
   if (cr === -1 && lf === -1) {
     // No line end: the chunk only extends the pending line (a long line in small chunks).
     const pending = grow(state.pending, pos === 0 ? text : text.slice(pos));
-    return { state: withPending(state, pending, decoded.tail, afterCR, bomChecked), events: [] };
+    return withPending(state, pending, decoded.tail, afterCR, bomChecked);
   }
 
-  const buffers = new EventBuffers(state);
+  const buffers = new EventBuffers(state, events);
   let carried = textOf(state.pending);
   for (;;) {
     const end = cr === -1 ? lf : lf === -1 || cr < lf ? cr : lf;
@@ -190,7 +199,7 @@ export function scan(state: ScanState, chunk: Uint8Array): ScanResult {
       if (lf !== -1 && lf < pos) lf = text.indexOf('\n', pos);
     }
   }
-  return { state: buffers.stateAfter(restOf(text, pos), decoded.tail, afterCR, bomChecked), events: buffers.events };
+  return buffers.stateAfter(restOf(text, pos), decoded.tail, afterCR, bomChecked);
 }
 
 /**
@@ -205,12 +214,13 @@ export function scanEnd(state: ScanState, options: ScanEndOptions = {}): ScanRes
   if (options.dispatchIncomplete !== true) {
     return { state: streamStart(state.lastEventId, state.retry), events: [] };
   }
-  const buffers = new EventBuffers(state);
+  const events: SseEvent[] = [];
+  const buffers = new EventBuffers(state, events);
   // A tail is never U+FEFF (it is incomplete), and a non-empty line means the BOM was checked.
   const line = textOf(state.pending) + flushTail(state.tail);
   if (line !== '') buffers.interpretLine(line, 0, line.length);
   buffers.dispatch();
-  return { state: streamStart(buffers.lastEventId, buffers.retry), events: buffers.events };
+  return { state: streamStart(buffers.lastEventId, buffers.retry), events };
 }
 
 /** `state` with a new pending line, UTF-8 tail and decoding flags, and nothing else changed. */
@@ -238,7 +248,7 @@ function restOf(text: string, pos: number): GrowingText {
 
 /**
  * The buffers of the event being built, as a mutable working copy for one call. Created from a
- * state and read back into a new one, so no state is ever changed.
+ * state and read back into a new one, so no state is ever changed; events go to the caller's list.
  */
 class EventBuffers {
   lastEventId: string;
@@ -247,9 +257,11 @@ class EventBuffers {
   moreData: GrowingText;
   type: string;
   id: string;
-  readonly events: SseEvent[] = [];
+  /** Where dispatched events go. */
+  private readonly events: SseEvent[];
 
-  constructor(state: ScanState) {
+  constructor(state: ScanState, events: SseEvent[]) {
+    this.events = events;
     this.lastEventId = state.lastEventId;
     this.retry = state.retry;
     this.data = state.data;
