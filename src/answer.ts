@@ -214,9 +214,7 @@ function readJson(state: JsonAnswerState, chunk: Uint8Array): AnswerResult {
 }
 
 function endJson(state: JsonAnswerState): AnswerEndResult {
-  let text = decodedTextOf(state.body);
-  // As Response.json() decodes: "UTF-8 decode" (invalid bytes to U+FFFD) drops one leading BOM.
-  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  const text = decodedTextOf(state.body); // as Response.json() decodes it
   if (text === '') return ended(state, NO_MESSAGES, { kind: 'malformed_answer', reason: 'no_message' });
   let value: unknown;
   try {

@@ -8,7 +8,7 @@
  * @module
  */
 
-import { decodeChunk, flushTail, NO_TAIL, type Utf8Tail } from './utf8.js';
+import { decodeChunk, flushTail, NO_TAIL, withoutBom, type Utf8Tail } from './utf8.js';
 
 /**
  * `settled` grows in whole multiples of this many characters: a node per 256 characters keeps
@@ -75,7 +75,10 @@ export function decodeOnto(decoded: DecodedText, chunk: Uint8Array): DecodedText
   return { text: grow(decoded.text, next.text), tail: next.tail };
 }
 
-/** The whole text once the bytes have ended: an incomplete sequence at the end decodes to U+FFFD. */
+/**
+ * The whole text once the bytes have ended, as WHATWG "UTF-8 decode" gives it: one leading BOM
+ * dropped, an incomplete sequence at the end decoded to U+FFFD.
+ */
 export function decodedTextOf(decoded: DecodedText): string {
-  return textOf(decoded.text) + flushTail(decoded.tail);
+  return withoutBom(textOf(decoded.text) + flushTail(decoded.tail));
 }

@@ -14,13 +14,12 @@
  */
 
 import { grow, NO_TEXT, textOf, type GrowingText } from './growing-text.js';
-import { asciiByte, decodeChunk, flushTail, NO_TAIL, type Utf8Tail } from './utf8.js';
+import { asciiByte, decodeChunk, flushTail, NO_TAIL, withoutBom, type Utf8Tail } from './utf8.js';
 
 const LF = 0x0a;
 const CR = 0x0d;
 const SPACE = 0x20;
 const COLON = 0x3a;
-const BOM = 0xfeff;
 
 /** One dispatched server-sent event, as the spec's `MessageEvent` would carry it. */
 export type SseEvent = {
@@ -152,7 +151,7 @@ export function scanOnto(state: ScanState, chunk: Uint8Array, events: SseEvent[]
     // "One leading U+FEFF BYTE ORDER MARK character must be ignored if any are present" — only
     // the stream's first character; U+FEFF anywhere later is data.
     bomChecked = true;
-    if (text.charCodeAt(0) === BOM) text = text.slice(1);
+    text = withoutBom(text);
   }
 
   let pos = 0;

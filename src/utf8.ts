@@ -66,6 +66,11 @@ export function asciiByte(tail: Utf8Tail, chunk: Uint8Array): number {
   return chunk.length === 1 && tail.length === 0 && chunk[0]! < 0x80 ? chunk[0]! : -1;
 }
 
+/** `text`, the start of a decoded stream, without its one leading BOM, which "UTF-8 decode" drops. */
+export function withoutBom(text: string): string {
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
 /** Decodes a tail left at the end of the stream: the WHATWG decoder's U+FFFD for an incomplete sequence. */
 export function flushTail(tail: Utf8Tail): string {
   return tail.length === 0 ? '' : wholeDecoder.decode(new Uint8Array(tail));
