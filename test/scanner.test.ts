@@ -78,6 +78,9 @@ function subsetsOf(cuts: readonly number[]): number[][] {
 
 const INCOMPLETE = { dispatchIncomplete: true } as const;
 
+/** An event as the scanner dispatches it. */
+const msg = (data: string, type = 'message', lastEventId = ''): SseEvent => ({ type, data, lastEventId });
+
 // ---------------------------------------------------------------------------------------------
 // Start state
 // ---------------------------------------------------------------------------------------------
@@ -316,89 +319,49 @@ describe('line ends', () => {
 // ---------------------------------------------------------------------------------------------
 
 describe('field parsing', () => {
-  test('a line starting with ":" is a comment', () => {
-    expect(feed(': comment\ndata: x\n:another: one\n\n').events).toEqual([
-      { type: 'message', data: 'x', lastEventId: '' },
-    ]);
+  test.each<[string, string, SseEvent[]]>([
+    ['a line starting with ":" is a comment', ': comment\ndata: x\n:another: one\n\n', [msg('x')]],
+    ['a comment-only block dispatches nothing', ':hi\n\n:\n\n', []],
+    ['a comment that looks like a data field is ignored', ':data: x\n\n', []],
+    ['no space after the colon: the whole rest is the value', 'data:x\n\n', [msg('x')]],
+    ['exactly one leading space is removed (two)', 'data:  two\n\n', [msg(' two')]],
+    ['exactly one leading space is removed (three)', 'data:   three\n\n', [msg('  three')]],
+    ['trailing spaces are kept', 'data: x  \n\n', [msg('x  ')]],
+    ['a tab after the colon is not removed', 'data:\tx\n\n', [msg('\tx')]],
+    ['the name ends at the first colon; later colons are part of the value', 'data: a: b:c\n\n', [msg('a: b:c')]],
+    ['"data:" gives an empty value', 'data:\n\n', [msg('')]],
+    ['"data: " gives an empty value', 'data: \n\n', [msg('')]],
+    ['no colon: the whole line is the name and the value is empty', 'data\n\n', [msg('')]],
+    ['no colon, twice: two empty values', 'data\ndata\n\n', [msg('\n')]],
+    ['no colon, then a value', 'data\ndata: x\n\n', [msg('\nx')]],
+    ['unknown fields are ignored', 'foo: bar\ndata: x\nx-custom\n\n', [msg('x')]],
+    ['field names are case-sensitive: Data, DATA', 'Data: x\n\nDATA: y\n\n', []],
+    ['field names are case-sensitive: Event', 'Event: foo\ndata: x\n\n', [msg('x')]],
+    ['field names are case-sensitive: ID', 'ID: 5\ndata: x\n\n', [msg('x')]],
+    ['names that merely start with or resemble data are ignored', 'datum: x\n\ndatadata: x\n\ndat: x\n\nd: x\n\n', []],
+    ['names that merely start with or resemble event are ignored', 'eventx: a\nevents: b\neven: c\ndata: x\n\n', [msg('x')]],
+    ['"data :" has name "data " and is ignored', 'data : x\n\ndata :x\n\n', []],
+    ['" data:" (leading space) has name " data" and is ignored', ' data: x\n\n', []],
+    ['"id :", "retry :" and "event :" are ignored', 'id : 1\nretry : 5\nevent : t\ndata: x\n\n', [msg('x')]],
+  ])('%s', (_, input, events) => {
+    expect(feed(input).events).toEqual(events);
   });
 
-  test('a comment-only block dispatches nothing', () => {
-    expect(feed(':hi\n\n:\n\n').events).toEqual([]);
+  test.each<[string, string]>([
+    ['a comment that looks like an id field is ignored', ':id: 5\n\n'],
+    ['field names are case-sensitive: Id', 'Id: 5\n\n'],
+    ['names that merely start with or resemble id are ignored', 'ids: 1\nidx\ni: 2\n\n'],
+  ])('%s: the last event ID stays empty', (_, input) => {
+    expect(feed(input).state.lastEventId).toBe('');
   });
 
-  test('a comment that looks like a field is ignored', () => {
-    expect(feed(':data: x\n\n').events).toEqual([]);
-    expect(feed(':id: 5\n\n').state.lastEventId).toBe('');
-    expect(feed(':retry: 5\n').state.retry).toBe(undefined);
-  });
-
-  test('no space after the colon: the whole rest is the value', () => {
-    expect(feed('data:x\n\n').events).toEqual([{ type: 'message', data: 'x', lastEventId: '' }]);
-  });
-
-  test('exactly one leading space is removed', () => {
-    expect(feed('data:  two\n\n').events).toEqual([{ type: 'message', data: ' two', lastEventId: '' }]);
-    expect(feed('data:   three\n\n').events).toEqual([{ type: 'message', data: '  three', lastEventId: '' }]);
-  });
-
-  test('trailing spaces are kept', () => {
-    expect(feed('data: x  \n\n').events).toEqual([{ type: 'message', data: 'x  ', lastEventId: '' }]);
-  });
-
-  test('a tab after the colon is not removed', () => {
-    expect(feed('data:\tx\n\n').events).toEqual([{ type: 'message', data: '\tx', lastEventId: '' }]);
-  });
-
-  test('the name ends at the first colon; later colons are part of the value', () => {
-    expect(feed('data: a: b:c\n\n').events).toEqual([{ type: 'message', data: 'a: b:c', lastEventId: '' }]);
-  });
-
-  test('"data:" and "data: " give an empty value', () => {
-    expect(feed('data:\n\n').events).toEqual([{ type: 'message', data: '', lastEventId: '' }]);
-    expect(feed('data: \n\n').events).toEqual([{ type: 'message', data: '', lastEventId: '' }]);
-  });
-
-  test('no colon: the whole line is the name and the value is empty', () => {
-    expect(feed('data\n\n').events).toEqual([{ type: 'message', data: '', lastEventId: '' }]);
-    expect(feed('data\ndata\n\n').events).toEqual([{ type: 'message', data: '\n', lastEventId: '' }]);
-    expect(feed('data\ndata: x\n\n').events).toEqual([{ type: 'message', data: '\nx', lastEventId: '' }]);
-  });
-
-  test('unknown fields are ignored', () => {
-    expect(feed('foo: bar\ndata: x\nx-custom\n\n').events).toEqual([
-      { type: 'message', data: 'x', lastEventId: '' },
-    ]);
-  });
-
-  test('field names are case-sensitive', () => {
-    expect(feed('Data: x\n\nDATA: y\n\n').events).toEqual([]);
-    expect(feed('Event: foo\ndata: x\n\n').events).toEqual([{ type: 'message', data: 'x', lastEventId: '' }]);
-    expect(feed('ID: 5\ndata: x\n\n').events).toEqual([{ type: 'message', data: 'x', lastEventId: '' }]);
-    expect(feed('Id: 5\n\n').state.lastEventId).toBe('');
-    expect(feed('Retry: 5\nRETRY: 6\n').state.retry).toBe(undefined);
-  });
-
-  test('names that merely start with or resemble a field name are ignored', () => {
-    expect(feed('datum: x\n\ndatadata: x\n\ndat: x\n\nd: x\n\n').events).toEqual([]);
-    expect(feed('eventx: a\nevents: b\neven: c\ndata: x\n\n').events).toEqual([
-      { type: 'message', data: 'x', lastEventId: '' },
-    ]);
-    expect(feed('ids: 1\nidx\ni: 2\n\n').state.lastEventId).toBe('');
-    expect(feed('retry2: 5\nretrys: 6\nretr: 7\n').state.retry).toBe(undefined);
-  });
-
-  test('"data :" has name "data " and is ignored', () => {
-    expect(feed('data : x\n\ndata :x\n\n').events).toEqual([]);
-  });
-
-  test('" data:" (leading space) has name " data" and is ignored', () => {
-    expect(feed(' data: x\n\n').events).toEqual([]);
-  });
-
-  test('"id :" and "retry :" and "event :" are ignored', () => {
-    const r = feed('id : 1\nretry : 5\nevent : t\ndata: x\n\n');
-    expect(r.events).toEqual([{ type: 'message', data: 'x', lastEventId: '' }]);
-    expect(r.state.retry).toBe(undefined);
+  test.each<[string, string]>([
+    ['a comment that looks like a retry field is ignored', ':retry: 5\n'],
+    ['field names are case-sensitive: Retry, RETRY', 'Retry: 5\nRETRY: 6\n'],
+    ['names that merely start with or resemble retry are ignored', 'retry2: 5\nretrys: 6\nretr: 7\n'],
+    ['"retry :" is ignored', 'id : 1\nretry : 5\nevent : t\ndata: x\n\n'],
+  ])('%s: no retry is set', (_, input) => {
+    expect(feed(input).state.retry).toBe(undefined);
   });
 });
 
@@ -407,22 +370,15 @@ describe('field parsing', () => {
 // ---------------------------------------------------------------------------------------------
 
 describe('data field', () => {
-  test('data lines are joined with LF', () => {
-    expect(feed('data: a\ndata: b\ndata: c\n\n').events).toEqual([
-      { type: 'message', data: 'a\nb\nc', lastEventId: '' },
-    ]);
-  });
-
-  test('only one trailing LF is removed', () => {
-    expect(feed('data: a\ndata:\n\n').events).toEqual([{ type: 'message', data: 'a\n', lastEventId: '' }]);
-    expect(feed('data:\ndata:\n\n').events).toEqual([{ type: 'message', data: '\n', lastEventId: '' }]);
-    expect(feed('data:\ndata:\ndata:\n\n').events).toEqual([{ type: 'message', data: '\n\n', lastEventId: '' }]);
-  });
-
-  test('data lines separated by other fields and comments are still joined', () => {
-    expect(feed('data: a\n: c\nevent: t\ndata: b\n\n').events).toEqual([
-      { type: 't', data: 'a\nb', lastEventId: '' },
-    ]);
+  test.each<[string, string, SseEvent[]]>([
+    ['data lines are joined with LF', 'data: a\ndata: b\ndata: c\n\n', [msg('a\nb\nc')]],
+    ['only one trailing LF is removed (a, empty)', 'data: a\ndata:\n\n', [msg('a\n')]],
+    ['only one trailing LF is removed (two empty)', 'data:\ndata:\n\n', [msg('\n')]],
+    ['only one trailing LF is removed (three empty)', 'data:\ndata:\ndata:\n\n', [msg('\n\n')]],
+    ['data lines separated by other fields and comments are still joined', 'data: a\n: c\nevent: t\ndata: b\n\n', [msg('a\nb', 't')]],
+    ['a JSON payload passes through unchanged', 'data: {"jsonrpc":"2.0","id":1,"result":{}}\n\n', [msg('{"jsonrpc":"2.0","id":1,"result":{}}')]],
+  ])('%s', (_, input, events) => {
+    expect(feed(input).events).toEqual(events);
   });
 
   test('priming event "id: 1\\nretry: 1000\\ndata:\\n\\n" fires with empty data', () => {
@@ -431,54 +387,23 @@ describe('data field', () => {
     expect(r.state.lastEventId).toBe('1');
     expect(r.state.retry).toBe(1000);
   });
-
-  test('JSON payload passes through unchanged', () => {
-    expect(feed('data: {"jsonrpc":"2.0","id":1,"result":{}}\n\n').events).toEqual([
-      { type: 'message', data: '{"jsonrpc":"2.0","id":1,"result":{}}', lastEventId: '' },
-    ]);
-  });
 });
 
 describe('event field', () => {
-  test('sets the event type', () => {
-    expect(feed('event: update\ndata: x\n\n').events).toEqual([{ type: 'update', data: 'x', lastEventId: '' }]);
-  });
-
-  test('the last event field in the block wins', () => {
-    expect(feed('event: a\nevent: b\ndata: x\n\n').events).toEqual([{ type: 'b', data: 'x', lastEventId: '' }]);
-  });
-
-  test('an event field after the data still applies', () => {
-    expect(feed('data: x\nevent: late\n\n').events).toEqual([{ type: 'late', data: 'x', lastEventId: '' }]);
-  });
-
-  test('an empty event value gives type "message"', () => {
-    expect(feed('event:\ndata: x\n\n').events).toEqual([{ type: 'message', data: 'x', lastEventId: '' }]);
-    expect(feed('event: \ndata: x\n\n').events).toEqual([{ type: 'message', data: 'x', lastEventId: '' }]);
-    expect(feed('event\ndata: x\n\n').events).toEqual([{ type: 'message', data: 'x', lastEventId: '' }]);
-  });
-
-  test('an empty event value overrides an earlier one in the block', () => {
-    expect(feed('event: a\nevent:\ndata: x\n\n').events).toEqual([{ type: 'message', data: 'x', lastEventId: '' }]);
-  });
-
-  test('only one leading space is removed from the type', () => {
-    expect(feed('event:  x\ndata: d\n\n').events).toEqual([{ type: ' x', data: 'd', lastEventId: '' }]);
-  });
-
-  test('the type is reset after an event', () => {
-    expect(feed('event: a\ndata: 1\n\ndata: 2\n\n').events).toEqual([
-      { type: 'a', data: '1', lastEventId: '' },
-      { type: 'message', data: '2', lastEventId: '' },
-    ]);
-  });
-
-  test('the type is reset by a blank line even when no event fires', () => {
-    expect(feed('event: a\n\ndata: 2\n\n').events).toEqual([{ type: 'message', data: '2', lastEventId: '' }]);
-  });
-
-  test('"message" may be given explicitly', () => {
-    expect(feed('event: message\ndata: x\n\n').events).toEqual([{ type: 'message', data: 'x', lastEventId: '' }]);
+  test.each<[string, string, SseEvent[]]>([
+    ['sets the event type', 'event: update\ndata: x\n\n', [msg('x', 'update')]],
+    ['the last event field in the block wins', 'event: a\nevent: b\ndata: x\n\n', [msg('x', 'b')]],
+    ['an event field after the data still applies', 'data: x\nevent: late\n\n', [msg('x', 'late')]],
+    ['an empty event value gives type "message" ("event:")', 'event:\ndata: x\n\n', [msg('x')]],
+    ['an empty event value gives type "message" ("event: ")', 'event: \ndata: x\n\n', [msg('x')]],
+    ['an empty event value gives type "message" ("event")', 'event\ndata: x\n\n', [msg('x')]],
+    ['an empty event value overrides an earlier one in the block', 'event: a\nevent:\ndata: x\n\n', [msg('x')]],
+    ['only one leading space is removed from the type', 'event:  x\ndata: d\n\n', [msg('d', ' x')]],
+    ['the type is reset after an event', 'event: a\ndata: 1\n\ndata: 2\n\n', [msg('1', 'a'), msg('2')]],
+    ['the type is reset by a blank line even when no event fires', 'event: a\n\ndata: 2\n\n', [msg('2')]],
+    ['"message" may be given explicitly', 'event: message\ndata: x\n\n', [msg('x')]],
+  ])('%s', (_, input, events) => {
+    expect(feed(input).events).toEqual(events);
   });
 });
 
