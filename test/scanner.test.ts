@@ -467,17 +467,13 @@ describe('id field', () => {
     expect(r.state.lastEventId).toBe('');
   });
 
-  test('"id: " and a bare "id" line also reset the id', () => {
-    expect(feed('id: 1\n\nid: \n\n').state.lastEventId).toBe('');
-    expect(feed('id: 1\n\nid\n\n').state.lastEventId).toBe('');
-  });
-
-  test('only one leading space is removed from the id', () => {
-    expect(feed('id:  x\n\n').state.lastEventId).toBe(' x');
-  });
-
-  test('any other characters are kept in the id', () => {
-    expect(feed('id: a b:c\u00e9\u{1F600}\u2028\n\n').state.lastEventId).toBe('a b:c\u00e9\u{1F600}\u2028');
+  test.each<[string, string, string]>([
+    ['"id: " also resets the id', 'id: 1\n\nid: \n\n', ''],
+    ['a bare "id" line also resets the id', 'id: 1\n\nid\n\n', ''],
+    ['only one leading space is removed from the id', 'id:  x\n\n', ' x'],
+    ['any other characters are kept in the id', 'id: a b:c\u00e9\u{1F600}\u2028\n\n', 'a b:c\u00e9\u{1F600}\u2028'],
+  ])('%s', (_, input, lastEventId) => {
+    expect(feed(input).state.lastEventId).toBe(lastEventId);
   });
 });
 
@@ -488,54 +484,26 @@ describe('retry field', () => {
     expect(r.state.retry).toBe(1000);
   });
 
-  test('"retry: 0" → 0', () => {
-    expect(feed('retry: 0\n').state.retry).toBe(0);
-  });
-
-  test('leading zeros are allowed: "007" → 7', () => {
-    expect(feed('retry: 007\n').state.retry).toBe(7);
-  });
-
-  test('"retry:10" (no space) → 10', () => {
-    expect(feed('retry:10\n').state.retry).toBe(10);
-  });
-
-  test('value " 10" (one leading space removed) → 10', () => {
-    expect(feed('retry: 10\n').state.retry).toBe(10);
-  });
-
-  test('value "  10" leaves " 10", which is invalid', () => {
-    expect(feed('retry: 500\nretry:  10\n').state.retry).toBe(500);
-  });
-
-  test('"10 " (trailing space) is invalid', () => {
-    expect(feed('retry: 500\nretry: 10 \n').state.retry).toBe(500);
-  });
-
-  test('"1e3" is invalid', () => {
-    expect(feed('retry: 500\nretry: 1e3\n').state.retry).toBe(500);
-    expect(feed('retry: 1e3\n').state.retry).toBe(undefined);
-  });
-
-  test('"-1" is invalid', () => {
-    expect(feed('retry: 500\nretry: -1\n').state.retry).toBe(500);
-  });
-
-  test('an empty value (no digits) is ignored', () => {
-    expect(feed('retry: 500\nretry:\n').state.retry).toBe(500);
-    expect(feed('retry: 500\nretry: \n').state.retry).toBe(500);
-    expect(feed('retry: 500\nretry\n').state.retry).toBe(500);
-    expect(feed('retry:\n').state.retry).toBe(undefined);
-  });
-
-  test('other non-digit values are ignored', () => {
-    for (const v of ['+5', '1.5', '0x10', '\uFF11\uFF10', '5s', 'abc', '1_000', '\t10']) {
-      expect(feed(`retry: 500\nretry: ${v}\n`).state.retry, v).toBe(500);
-    }
-  });
-
-  test('a later valid retry replaces an earlier one', () => {
-    expect(feed('retry: 500\nretry: 3000\n').state.retry).toBe(3000);
+  test.each<[string, string, number | undefined]>([
+    ['"retry: 0" → 0', 'retry: 0\n', 0],
+    ['leading zeros are allowed: "007" → 7', 'retry: 007\n', 7],
+    ['"retry:10" (no space) → 10', 'retry:10\n', 10],
+    ['value " 10" (one leading space removed) → 10', 'retry: 10\n', 10],
+    ['value "  10" leaves " 10", which is invalid', 'retry: 500\nretry:  10\n', 500],
+    ['"10 " (trailing space) is invalid', 'retry: 500\nretry: 10 \n', 500],
+    ['"1e3" is invalid', 'retry: 500\nretry: 1e3\n', 500],
+    ['"1e3" alone sets nothing', 'retry: 1e3\n', undefined],
+    ['"-1" is invalid', 'retry: 500\nretry: -1\n', 500],
+    ['an empty value (no digits) is ignored: "retry:"', 'retry: 500\nretry:\n', 500],
+    ['an empty value (no digits) is ignored: "retry: "', 'retry: 500\nretry: \n', 500],
+    ['an empty value (no digits) is ignored: "retry"', 'retry: 500\nretry\n', 500],
+    ['an empty value alone sets nothing', 'retry:\n', undefined],
+    ...['+5', '1.5', '0x10', '\uFF11\uFF10', '5s', 'abc', '1_000', '\t10'].map(
+      (v): [string, string, number] => [`a non-digit value ${JSON.stringify(v)} is ignored`, `retry: 500\nretry: ${v}\n`, 500],
+    ),
+    ['a later valid retry replaces an earlier one', 'retry: 500\nretry: 3000\n', 3000],
+  ])('%s', (_, input, retry) => {
+    expect(feed(input).state.retry).toBe(retry);
   });
 
   test('retry does not fire an event and does not touch lastEventId', () => {
