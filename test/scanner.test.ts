@@ -593,10 +593,8 @@ describe('dispatch', () => {
 // ---------------------------------------------------------------------------------------------
 
 describe('end of stream', () => {
-  test('default: a pending block is discarded', () => {
-    expect(feedEnd('data: x\n').events).toEqual([]);
-    expect(feedEnd('data: x').events).toEqual([]);
-    expect(feedEnd('event: t\ndata: x\ndata: y').events).toEqual([]);
+  test.each(['data: x\n', 'data: x', 'event: t\ndata: x\ndata: y'])('default: a pending block is discarded (%j)', (input) => {
+    expect(feedEnd(input).events).toEqual([]);
   });
 
   test('default: a pending id is not made the last event ID', () => {
@@ -643,11 +641,13 @@ describe('end of stream', () => {
     expect(feedEnd('retry: 5', INCOMPLETE).state.retry).toBe(5);
   });
 
-  test('dispatchIncomplete: nothing pending → no event', () => {
-    expect(feedEnd('', INCOMPLETE).events).toEqual([]);
-    expect(feedEnd('data: x\n\n', INCOMPLETE).events).toEqual([{ type: 'message', data: 'x', lastEventId: '' }]);
-    expect(feedEnd(':comment', INCOMPLETE).events).toEqual([]);
-    expect(feedEnd('data: x\r\n\r\n', INCOMPLETE).events).toEqual([{ type: 'message', data: 'x', lastEventId: '' }]);
+  test.each<[string, SseEvent[]]>([
+    ['', []],
+    ['data: x\n\n', [msg('x')]],
+    [':comment', []],
+    ['data: x\r\n\r\n', [msg('x')]],
+  ])('dispatchIncomplete: nothing pending → no event from the end (%j)', (input, events) => {
+    expect(feedEnd(input, INCOMPLETE).events).toEqual(events);
   });
 
   test('a CR that ends the stream ends its line (dispatchIncomplete → one event)', () => {
@@ -669,31 +669,16 @@ describe('end of stream', () => {
     expect(feedEnd(['data: a\r', '\r']).events).toEqual([{ type: 'message', data: 'a', lastEventId: '' }]);
   });
 
-  test('dispatchIncomplete: an incomplete UTF-8 sequence at the end → one U+FFFD', () => {
-    expect(feedEnd(concat(['data: a', [0xf0, 0x9f, 0x98]]), INCOMPLETE).events).toEqual([
-      { type: 'message', data: 'a\uFFFD', lastEventId: '' },
-    ]);
-    expect(feedEnd(concat(['data: a', [0xf0, 0x9f]]), INCOMPLETE).events).toEqual([
-      { type: 'message', data: 'a\uFFFD', lastEventId: '' },
-    ]);
-    expect(feedEnd(concat(['data: a', [0xf0]]), INCOMPLETE).events).toEqual([
-      { type: 'message', data: 'a\uFFFD', lastEventId: '' },
-    ]);
-    expect(feedEnd(concat(['data: a', [0xe2, 0x82]]), INCOMPLETE).events).toEqual([
-      { type: 'message', data: 'a\uFFFD', lastEventId: '' },
-    ]);
-    expect(feedEnd(concat(['data: a', [0xc3]]), INCOMPLETE).events).toEqual([
-      { type: 'message', data: 'a\uFFFD', lastEventId: '' },
-    ]);
-  });
-
-  test('dispatchIncomplete: an invalid held-back sequence at the end (E0 80, F0 80) → two U+FFFD', () => {
-    expect(feedEnd(concat(['data: a', [0xe0, 0x80]]), INCOMPLETE).events).toEqual([
-      { type: 'message', data: 'a\uFFFD\uFFFD', lastEventId: '' },
-    ]);
-    expect(feedEnd(concat(['data: a', [0xf0, 0x80]]), INCOMPLETE).events).toEqual([
-      { type: 'message', data: 'a\uFFFD\uFFFD', lastEventId: '' },
-    ]);
+  test.each<[string, number[], string]>([
+    ['an incomplete UTF-8 sequence at the end → one U+FFFD', [0xf0, 0x9f, 0x98], 'a\uFFFD'],
+    ['an incomplete UTF-8 sequence at the end → one U+FFFD', [0xf0, 0x9f], 'a\uFFFD'],
+    ['an incomplete UTF-8 sequence at the end → one U+FFFD', [0xf0], 'a\uFFFD'],
+    ['an incomplete UTF-8 sequence at the end → one U+FFFD', [0xe2, 0x82], 'a\uFFFD'],
+    ['an incomplete UTF-8 sequence at the end → one U+FFFD', [0xc3], 'a\uFFFD'],
+    ['an invalid held-back sequence at the end → two U+FFFD', [0xe0, 0x80], 'a\uFFFD\uFFFD'],
+    ['an invalid held-back sequence at the end → two U+FFFD', [0xf0, 0x80], 'a\uFFFD\uFFFD'],
+  ])('dispatchIncomplete: %s (%j)', (_, end, data) => {
+    expect(feedEnd(concat(['data: a', end]), INCOMPLETE).events).toEqual([msg(data)]);
   });
 
   test('dispatchIncomplete: an incomplete sequence split over chunks at the end → one U+FFFD', () => {
