@@ -31,14 +31,12 @@ describe('selectStart', () => {
 });
 
 describe('select: what answers', () => {
-  test('the event type is not read: an event of any type may carry the answer', () => {
-    for (const type of ['message', 'weird', 'endpoint', '', 'error']) {
-      const r = select(selectStart(), [ev('{"jsonrpc":"2.0","id":1,"result":{"ok":true}}', type)]);
-      expect(r.answer).toStrictEqual({ jsonrpc: '2.0', id: 1, result: { ok: true } });
-      expect(r.state.answer).toBe(r.answer);
-      expect(r.messages).toStrictEqual([]);
-      expect(r.state.events).toBe(1);
-    }
+  test.each(['message', 'weird', 'endpoint', '', 'error'])('the event type is not read: an event of type %j may carry the answer', (type) => {
+    const r = select(selectStart(), [ev('{"jsonrpc":"2.0","id":1,"result":{"ok":true}}', type)]);
+    expect(r.answer).toStrictEqual({ jsonrpc: '2.0', id: 1, result: { ok: true } });
+    expect(r.state.answer).toBe(r.answer);
+    expect(r.messages).toStrictEqual([]);
+    expect(r.state.events).toBe(1);
   });
 
   test('the answer is exactly what JSON.parse produced: same keys, same order, nothing added', () => {
@@ -48,16 +46,12 @@ describe('select: what answers', () => {
     expect(JSON.stringify(r.answer)).toBe(text);
   });
 
-  test('jsonrpc "2.0" is not required: an object with result or error is a response', () => {
-    expect(select(selectStart(), [ev('{"result":1}')]).answer).toStrictEqual({ result: 1 });
-    expect(select(selectStart(), [ev('{"error":{"code":-1,"message":"x"}}')]).answer).toStrictEqual({
-      error: { code: -1, message: 'x' },
-    });
-    expect(select(selectStart(), [ev('{"jsonrpc":"1.0","id":1,"result":null}')]).answer).toStrictEqual({
-      jsonrpc: '1.0',
-      id: 1,
-      result: null,
-    });
+  test.each([
+    ['{"result":1}', { result: 1 }],
+    ['{"error":{"code":-1,"message":"x"}}', { error: { code: -1, message: 'x' } }],
+    ['{"jsonrpc":"1.0","id":1,"result":null}', { jsonrpc: '1.0', id: 1, result: null }],
+  ])('jsonrpc "2.0" is not required: %s is a response', (data, answer) => {
+    expect(select(selectStart(), [ev(data)]).answer).toStrictEqual(answer);
   });
 
   test('an error response with the request id answers', () => {
@@ -83,11 +77,12 @@ describe('select: what answers', () => {
     expect(r.messages).toStrictEqual([]);
   });
 
-  test('without a requestId, any response answers, whatever its id (or none)', () => {
-    for (const msg of [{ id: 99, result: 1 }, { result: 1 }, { id: null, result: 1 }, { id: 'x', error: {} }]) {
+  test.each([{ id: 99, result: 1 }, { result: 1 }, { id: null, result: 1 }, { id: 'x', error: {} }])(
+    'without a requestId, any response answers, whatever its id (or none): %j',
+    (msg) => {
       expect(select(selectStart(), [evJson(msg)]).answer).toStrictEqual(msg);
-    }
-  });
+    },
+  );
 });
 
 describe('select: what is passed over', () => {
