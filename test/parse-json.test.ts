@@ -73,21 +73,20 @@ describe('parseJson: exactly JSON.parse', () => {
     expect(Object.keys(parsed as object)).toEqual(['jsonrpc', 'id', 'result']);
   });
 
-  test('at small limits: every corner the marker path must get right', () => {
-    const cases = [
-      '"xxxxx"', // the whole text is one long string
-      '{"a":"xxxxx","b":"yyyyy"}',
-      '{"b":"xxxxx","1":"yyyyy","0":"zzzzz"}', // integer keys come first: the reviver visits out of text order
-      '{"__proto__":"xxxxx","a":{"__proto__":["yyyyy"]}}', // own __proto__ properties, as JSON.parse makes them
-      '{"a":"xxxxx","a":"yyyyy"}', // a duplicate key: the last value, at the first key's place
-      '[-0,"xxxxx",1e400,-1e-400,0.1]',
-      '["xxxxx","\\u00000"]', // the text carries a marker: the count catches it
-      '["\\u00000","xxxxx","\\u00001","yyyyy"]',
-      '{"\\u00000":"xxxxx"}', // a marker as a key is harmless
-      '["\ud800xxxx","x\udfffxxx"]', // lone surrogates are JSON.parse's to keep
-      ' \n["xxxxx"] \t',
-    ];
-    for (const text of cases) expectAsJsonParse(text);
+  test.each([
+    ['the whole text is one long string', '"xxxxx"'],
+    ['two long strings', '{"a":"xxxxx","b":"yyyyy"}'],
+    ['integer keys come first: the reviver visits out of text order', '{"b":"xxxxx","1":"yyyyy","0":"zzzzz"}'],
+    ['own __proto__ properties, as JSON.parse makes them', '{"__proto__":"xxxxx","a":{"__proto__":["yyyyy"]}}'],
+    ["a duplicate key: the last value, at the first key's place", '{"a":"xxxxx","a":"yyyyy"}'],
+    ['numbers JSON.parse rounds', '[-0,"xxxxx",1e400,-1e-400,0.1]'],
+    ['the text carries a marker: the count catches it', '["xxxxx","\\u00000"]'],
+    ['markers and long strings interleaved', '["\\u00000","xxxxx","\\u00001","yyyyy"]'],
+    ['a marker as a key is harmless', '{"\\u00000":"xxxxx"}'],
+    ["lone surrogates are JSON.parse's to keep", '["\ud800xxxx","x\udfffxxx"]'],
+    ['whitespace around the value', ' \n["xxxxx"] \t'],
+  ])('at small limits, %s: as JSON.parse', (_, text) => {
+    expectAsJsonParse(text);
   });
 
   test('deep nesting JSON.parse accepts is walked without recursion', () => {
@@ -105,19 +104,16 @@ describe('parseJson: exactly JSON.parse', () => {
     expectAsJsonParse(text, (t) => parseJsonWith(t, 8, 64));
   });
 
-  test('errors are JSON.parse\'s own', () => {
-    const cases = [
-      '["xxxxx"', // the envelope is not JSON
-      '["xxxxx"]x',
-      '["xx\nxxx"]', // a raw control character in a long string
-      '{"a":"xxxxx",}',
-      '"xxxxx',
-      '',
-    ];
-    for (const text of cases) {
-      expect(() => JSON.parse(text)).toThrow(SyntaxError);
-      expectAsJsonParse(text);
-    }
+  test.each([
+    ['the envelope is not JSON', '["xxxxx"'],
+    ['text after the value', '["xxxxx"]x'],
+    ['a raw control character in a long string', '["xx\nxxx"]'],
+    ['a trailing comma', '{"a":"xxxxx",}'],
+    ['an unterminated string', '"xxxxx'],
+    ['no text', ''],
+  ])("errors are JSON.parse's own: %s", (_, text) => {
+    expect(() => JSON.parse(text)).toThrow(SyntaxError);
+    expectAsJsonParse(text);
   });
 
   test('the text is not left in RegExp\'s legacy statics, where it would outlive the answer', () => {
@@ -131,7 +127,10 @@ describe('parseJson: exactly JSON.parse', () => {
     }
   });
 
-  test('short texts and texts with no long strings go to JSON.parse unchanged', () => {
-    for (const text of ['1', '{"a":[1,2,{"b":null}]}', `[${'1,'.repeat(1000)}1]`]) expectAsJsonParse(text, parseJson);
-  });
+  test.each(['1', '{"a":[1,2,{"b":null}]}', `[${'1,'.repeat(1000)}1]`])(
+    'short texts and texts with no long strings go to JSON.parse unchanged (%#)',
+    (text) => {
+      expectAsJsonParse(text, parseJson);
+    },
+  );
 });
