@@ -181,6 +181,14 @@ describe('readAnswerBody: arguments are checked before the body is touched', () 
     await expect(readAnswerBody(body as never, 'text/event-stream')).rejects.toThrow(TypeError);
   });
 
+  test('a locked stream is a TypeError, and stays with its reader', async () => {
+    const { body } = sourceBody([ANSWER]);
+    const reader = body.getReader();
+    await expect(readAnswerBody(body, 'text/event-stream')).rejects.toThrow(TypeError);
+    await expect(readAnswerBody(body, 'text/plain')).rejects.toThrow(AnswerError);
+    expect((await reader.read()).value).toStrictEqual(bytes(ANSWER));
+  });
+
   test('a content type that is not a string is a TypeError, and the body is not touched', async () => {
     const { body } = sourceBody([ANSWER]);
     await expect(readAnswerBody(body, 42 as never)).rejects.toThrow(/contentType must be a string/);
