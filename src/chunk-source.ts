@@ -36,7 +36,7 @@ export function isByteSource(value: unknown): value is ByteSource {
 
 /**
  * Opens `source` for pulling. With a `signal`, an abort releases the source at once, and a source
- * that always has a chunk ready is paced so that the signal's timer can run (see `pace`).
+ * that always has a chunk ready is paced so that the signal's timer can run (see {@link pacer}).
  * @throws TypeError when the source cannot be read (a locked stream).
  */
 export function openChunks(source: ByteSource, signal: AbortSignal | undefined): Chunks {

@@ -58,21 +58,15 @@ describe('budget', () => {
     expect(c.state).toStrictEqual({ maxBytes: 10, bytes: 11 });
   });
 
-  test('the chunk that crosses the cap is cut at the cap: its first bytes, none past', () => {
-    const start: BudgetState = { maxBytes: 10, bytes: 7 };
-    const chunk = filled(5, 100);
+  test.each<[string, BudgetState, Uint8Array, number[], number]>([
+    ['the chunk that crosses the cap is cut at the cap: its first bytes, none past', { maxBytes: 10, bytes: 7 }, filled(5, 100), [100, 101, 102], 12],
+    ['one chunk far past the cap passes exactly maxBytes', { maxBytes: 3, bytes: 0 }, filled(1000), [0, 1, 2], 1000],
+  ])('%s', (_name, start, chunk, passed, bytes) => {
     const r = budget(start, chunk);
     expect(r.exceeded).toBe(true);
-    expect(r.chunk.length).toBe(3);
-    expect([...r.chunk]).toStrictEqual([100, 101, 102]);
-    expect(r.state).toStrictEqual({ maxBytes: 10, bytes: 12 });
-  });
-
-  test('one chunk far past the cap passes exactly maxBytes', () => {
-    const r = budget(budgetStart(3), filled(1000));
-    expect(r.exceeded).toBe(true);
-    expect([...r.chunk]).toStrictEqual([0, 1, 2]);
-    expect(r.state.bytes).toBe(1000);
+    expect(r.chunk.length).toBe(passed.length);
+    expect([...r.chunk]).toStrictEqual(passed);
+    expect(r.state).toStrictEqual({ maxBytes: start.maxBytes, bytes });
   });
 
   test('once past the cap, nothing more passes', () => {
