@@ -30,9 +30,14 @@ describe('answerStart', () => {
     expect(over.outcome).toStrictEqual(maxBytes === undefined ? { kind: 'budget_exceeded' } : undefined);
   });
 
-  test.each([[-1], [1.5], [NaN], ['10']])('a bad maxBytes %s is a RangeError', (bad) => {
-    expect(() => answerStart({ format: 'json', maxBytes: bad as never })).toThrow(RangeError);
-    expect(() => answerStart({ format: 'event-stream', maxBytes: bad as never })).toThrow(RangeError);
+  test.each([
+    [-1, RangeError],
+    [1.5, RangeError],
+    [NaN, RangeError],
+    ['10', TypeError],
+  ])('a bad maxBytes %s is a %o', (bad, type) => {
+    expect(() => answerStart({ format: 'json', maxBytes: bad as never })).toThrow(type);
+    expect(() => answerStart({ format: 'event-stream', maxBytes: bad as never })).toThrow(type);
   });
 });
 

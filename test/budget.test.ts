@@ -9,20 +9,31 @@ describe('budgetStart', () => {
     expect(budgetStart()).toStrictEqual({ maxBytes: 16777216, bytes: 0 });
   });
 
-  test('accepts 0, whole numbers and Infinity', () => {
-    expect(budgetStart(0)).toStrictEqual({ maxBytes: 0, bytes: 0 });
-    expect(budgetStart(10)).toStrictEqual({ maxBytes: 10, bytes: 0 });
-    expect(budgetStart(Infinity)).toStrictEqual({ maxBytes: Infinity, bytes: 0 });
-    expect(budgetStart(Number.MAX_SAFE_INTEGER).maxBytes).toBe(Number.MAX_SAFE_INTEGER);
+  test.each([[0], [10], [Infinity], [Number.MAX_SAFE_INTEGER], [2 ** 53], [2 ** 60]])('accepts %s bytes: 0, any whole number, Infinity', (maxBytes) => {
+    expect(budgetStart(maxBytes)).toStrictEqual({ maxBytes, bytes: 0 });
   });
 
-  test.each([[-1], [1.5], [NaN], ['10'], [-Infinity], [null], [2 ** 53]])('rejects %s with a RangeError', (bad) => {
-    expect(() => budgetStart(bad as never)).toThrow(RangeError);
+  test.each([[-1], [1.5], [NaN], [-Infinity], [-(2 ** 53)]])('rejects the number %s with a RangeError naming it', (bad) => {
+    expect(() => budgetStart(bad)).toThrow(RangeError);
+    expect(() => budgetStart(bad)).toThrow(String(bad));
   });
 
-  test('the RangeError names the value', () => {
-    expect(() => budgetStart('10' as never)).toThrow(/"10"/);
-    expect(() => budgetStart(-1)).toThrow(/-1/);
+  test.each([['10', '"10"'], [null, 'null'], [10n, '10'], [{}, '[object Object]'], [true, 'true']])(
+    'rejects %s, not a number, with a TypeError naming it',
+    (bad, named) => {
+      expect(() => budgetStart(bad as never)).toThrow(TypeError);
+      expect(() => budgetStart(bad as never)).toThrow(named);
+    },
+  );
+
+  test('the error quotes at most a short prefix of a long value', () => {
+    let message = '';
+    try {
+      budgetStart('9'.repeat(1 << 20) as never);
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toMatch(/^maxBytes must be a number of bytes, got "9{64}…"$/);
   });
 });
 
@@ -47,21 +58,15 @@ describe('budget', () => {
     expect(c.state).toStrictEqual({ maxBytes: 10, bytes: 11 });
   });
 
-  test('the chunk that crosses the cap is cut at the cap: its first bytes, none past', () => {
-    const start: BudgetState = { maxBytes: 10, bytes: 7 };
-    const chunk = filled(5, 100);
+  test.each<[string, BudgetState, Uint8Array, number[], number]>([
+    ['the chunk that crosses the cap is cut at the cap: its first bytes, none past', { maxBytes: 10, bytes: 7 }, filled(5, 100), [100, 101, 102], 12],
+    ['one chunk far past the cap passes exactly maxBytes', { maxBytes: 3, bytes: 0 }, filled(1000), [0, 1, 2], 1000],
+  ])('%s', (_name, start, chunk, passed, bytes) => {
     const r = budget(start, chunk);
     expect(r.exceeded).toBe(true);
-    expect(r.chunk.length).toBe(3);
-    expect([...r.chunk]).toStrictEqual([100, 101, 102]);
-    expect(r.state).toStrictEqual({ maxBytes: 10, bytes: 12 });
-  });
-
-  test('one chunk far past the cap passes exactly maxBytes', () => {
-    const r = budget(budgetStart(3), filled(1000));
-    expect(r.exceeded).toBe(true);
-    expect([...r.chunk]).toStrictEqual([0, 1, 2]);
-    expect(r.state.bytes).toBe(1000);
+    expect(r.chunk.length).toBe(passed.length);
+    expect([...r.chunk]).toStrictEqual(passed);
+    expect(r.state).toStrictEqual({ maxBytes: start.maxBytes, bytes });
   });
 
   test('once past the cap, nothing more passes', () => {
