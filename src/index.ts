@@ -4,8 +4,9 @@
  *
  * The pipeline, one file a stage: the SSE scanner (`scanner.ts`, over `utf8.ts`), the response
  * selector (`selector.ts`, over `parse-json.ts`), the byte-budget guard (`budget.ts`), their
- * composition into the answer reducer (`answer.ts`), and the driver over a fetch `Response`
- * (`read-answer.ts`).
+ * composition into the answer reducer (`answer.ts`), the driver over a fetch `Response`
+ * (`read-answer.ts`), one exchange with a server (`post-json-rpc.ts`, with `deadline.ts` and
+ * `resume.ts`), and the MCP SDK client transport built on it (`answer-transport.ts`).
  * Everything here uses web-platform globals only.
  * @packageDocumentation
  */
@@ -41,6 +42,12 @@ export type {
 
 export { ACCEPT, readAnswer } from './read-answer.js';
 export type { ReadAnswerOptions } from './read-answer.js';
+
+export { DEFAULT_TIMEOUT_MS, postJsonRpc } from './post-json-rpc.js';
+export type { FetchFunction, PostJsonRpcOptions, PostJsonRpcResult } from './post-json-rpc.js';
+
+export { AnswerTransport } from './answer-transport.js';
+export type { AnswerTransportOptions, AnswerTransportSendOptions, TransportMessage } from './answer-transport.js';
 
 export { AnswerError, isAnswerError } from './errors.js';
 export type { AnswerDetail, AnswerErrorCode, AnswerErrorOptions, MalformedReason, NoAnswerReason } from './errors.js';
