@@ -28,7 +28,7 @@ export function chart(results) {
   const values = groups.flatMap((g) => g.bars.flatMap((b) => [b.f.value, b.f.target?.atLeast ?? 1]));
   const lo = Math.min(0.5, 2 ** Math.floor(Math.log2(Math.min(...values, 1))));
   const hi = Math.max(2, 2 ** Math.ceil(Math.log2(Math.max(...values, 1))));
-  const px = (v) => LEFT + (PLOT * Math.log2(Math.max(lo, Math.min(hi, v)) / lo)) / Math.log2(hi / lo);
+  const px = (v) => Math.round(10 * (LEFT + (PLOT * Math.log2(Math.max(lo, Math.min(hi, v)) / lo)) / Math.log2(hi / lo))) / 10;
 
   const parts = [];
   let y = 54;
@@ -40,7 +40,7 @@ export function chart(results) {
       const end = px(f.value);
       const start = px(1);
       parts.push(`<text x="${LEFT - 6}" y="${y + 11}" class="label">${escape(p.label)}</text>`);
-      parts.push(`<rect x="${Math.min(start, end)}" y="${y + 2}" width="${Math.max(1, Math.abs(end - start))}" height="${ROW - 5}" fill="${p.color}"/>`);
+      parts.push(`<rect x="${Math.min(start, end)}" y="${y + 2}" width="${Math.max(1, Math.round(10 * Math.abs(end - start)) / 10)}" height="${ROW - 5}" fill="${p.color}"/>`);
       parts.push(`<text x="${Math.max(start, end) + 4}" y="${y + 11}" class="value">${f.value.toFixed(2)}x${f.met === false ? ' (target missed)' : ''}</text>`);
       if (f.target?.atLeast) parts.push(`<line x1="${px(f.target.atLeast)}" x2="${px(f.target.atLeast)}" y1="${y}" y2="${y + ROW - 1}" class="target"/>`);
       y += ROW;
@@ -53,7 +53,7 @@ export function chart(results) {
     ticks.push(`<text x="${px(v)}" y="40" class="tick">${v >= 1 ? v : v.toFixed(2).replace(/0+$/, '')}x</text>`);
   }
   const smoke = results.pass === 'full' ? '' : ` — ${results.pass} pass, not measurements`;
-  const title = `sse-answer throughput ÷ each reader's (log scale; right of 1x: sse-answer is faster; | target)${smoke}`;
+  const title = `sse-answer throughput ÷ each reader's (log scale; right of 1x: sse-answer is faster; black tick: the target)${smoke}`;
   return [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${y + 24}" viewBox="0 0 ${WIDTH} ${y + 24}" font-family="sans-serif" font-size="11">`,
     '<style>.group{font-weight:bold}.label{text-anchor:end}.tick{text-anchor:middle;fill:#555}.grid{stroke:#ddd}.one{stroke:#333}.target{stroke:#000;stroke-width:2}.value{fill:#333}</style>',

@@ -47,7 +47,7 @@ function markdown(results, file) {
     );
   }
   write(
-    `Measured by \`npm run bench\` (${results.pass} pass) on ${results.date.slice(0, 10)}: ${m.cpu}, ${m.cores} cores, ${m.memory}, ${m.platform}, Node ${m.node}${m.commit ? `, commit ${m.commit}` : ''}.`,
+    `Measured by \`${COMMAND[results.pass]}\` on ${results.date.slice(0, 10)}: ${m.cpu}, ${m.cores} cores, ${m.memory}, ${m.platform}, Node ${m.node}${m.commit ? `, commit ${m.commit}` : ''}.`,
     `Every speed figure is a median over ${results.settings.rounds} paired round${results.settings.rounds === 1 ? '' : 's'} in one process; the rounds are in the results file.`,
     'How the cases are built and how to read them: [the benchmarks guide](guides/benchmarks.md). The targets: [`bench/targets.json`](../bench/targets.json).',
     'Compare figures within one run: a ratio carries across machines far better than a time does, but not perfectly.',
@@ -74,7 +74,7 @@ function markdown(results, file) {
   write('', '## Cost growth', '', 'Time per byte (ns) of the same stream at each size; the last column is the largest size over the smallest.');
   for (const r of results.records.filter((r) => r.group === 'growth' && r.series)) growthTable(write, r);
   for (const r of results.records.filter((r) => r.group === 'memory' && !r.error)) {
-    write('', '## Peak memory', '', `${r.title}: ${r.about}.`, '', '| figure | multiple | target |', '|---|---|---|');
+    write('', '## Peak memory', '', `${capital(r.title)}: ${r.about}.`, '', '| figure | multiple | target |', '|---|---|---|');
     for (const f of r.figures) write(`| ${f.label} | ${x(f.value)} | ${targetText(f)} |`);
   }
   for (const r of results.records.filter((r) => r.group === 'e2e')) e2eTable(write, r);
@@ -84,7 +84,7 @@ function markdown(results, file) {
 }
 
 function pairedTable(write, r) {
-  write('', `### ${r.title}`, '', `${capital(r.about)}; ${(r.bytes / 1e6).toFixed(2)} MB a read.`, '');
+  write('', `### ${capital(r.title)}`, '', `${capital(r.about)}; ${(r.bytes / 1e6).toFixed(2)} MB a read.`, '');
   const of = r.figures[0]?.id.split('.')[1].split('/')[0];
   write(`| reader | throughput | ${r.sides[of]?.label ?? of} ÷ reader | target |`, '|---|---|---|---|');
   for (const [id, side] of Object.entries(r.sides)) {
@@ -94,12 +94,12 @@ function pairedTable(write, r) {
   }
   for (const f of r.figures.filter((f) => !f.id.split('.')[1].startsWith(`${of}/`) || f.id.endsWith('/ceiling'))) {
     if (f.id.endsWith('/ceiling')) write('', `The scanner reaches **${((f.value ?? 0) * 100).toFixed(0)}%** of the ceiling here.`);
-    else write('', `${capital(f.label)}: **${x(f.value)}**${f.target ? ` (target ${targetText(f)})` : ''}.`);
+    else write('', `${f.label}: **${x(f.value)}**${f.target ? ` (target ${targetText(f)})` : ''}.`);
   }
 }
 
 function growthTable(write, r) {
-  write('', `### ${r.title}`, '', `${capital(r.about)}.`, '', `| reader | ${r.sizeNames.join(' | ')} | growth | target |`, `|---|${r.sizeNames.map(() => '---|').join('')}---|---|`);
+  write('', `### ${capital(r.title)}`, '', `${capital(r.about)}.`, '', `| reader | ${r.sizeNames.join(' | ')} | growth | target |`, `|---|${r.sizeNames.map(() => '---|').join('')}---|---|`);
   const f = r.figures[0];
   for (const [id, s] of Object.entries(r.series)) {
     if (s.nsPerByte === undefined || s.nsPerByte.length === 0) {
@@ -135,6 +135,7 @@ function runtimesTable(write, r) {
   for (const c of cases) write(`| ${c} | ${ids.map((id) => x(r.figures.find((f) => f.id === `${id}:${c}`)?.value)).join(' | ')} |`);
 }
 
+const COMMAND = { full: 'npm run bench', check: 'npm run bench:check', smoke: 'npm run bench:smoke' };
 const capital = (s) => s.charAt(0).toUpperCase() + s.slice(1);
 
 if (import.meta.url === `file://${process.argv[1]}`) for (const written of generate()) console.log(`generated: ${written}`);
