@@ -3,12 +3,10 @@
 import { measure, ratio } from './harness.mjs';
 
 /**
- * Builds a case: `sides()` gives [{ id, label, read, excluded? }] (built before anything is
- * timed; `excluded` says why a side is not read at all);
- * `figures` are [{ of, to, label, beside }], each the ratio of `of`'s throughput to `to`'s, with
- * the id `<case>.<of>/<to>`; `beside`: read in the gate's pass too, printed beside a target.
- * With `invert`, the figure is `to`'s time over `of`'s... no: it is the ratio of `to` to `of`,
- * for a target on how much slower one side may be.
+ * Builds a case: `sides()` gives [{ id, label, read, excluded? }], built before anything is
+ * timed (`excluded` says why a side is not read at all). `figures` are [{ of, to, label, beside }],
+ * each the ratio of `of`'s throughput to `to`'s, with the id `<case>.<of>/<to>` (which is also
+ * `to`'s time over `of`'s); `beside`: read in the gate's pass too, printed beside a target.
  */
 export function pairedCase({ id, group, title, about, bytes, sides, figures }) {
   return {
