@@ -39,6 +39,8 @@ export interface SeenRequest {
   readonly headers: IncomingMessage['headers'];
   /** The JSON-RPC method of a POST's message, if it had one. */
   readonly rpcMethod: string | undefined;
+  /** A POST's body, parsed. */
+  readonly body: unknown;
   /** The status sent (set when the head is written). */
   status: number | undefined;
   /** The response was closed. */
@@ -187,7 +189,7 @@ export async function startMcpServer(options: McpServerOptions): Promise<Running
       const rpcMethod = typeof body === 'object' && body !== null && typeof (body as { method?: unknown }).method === 'string'
         ? (body as { method: string }).method
         : undefined;
-      const seen: SeenRequest = { method: req.method ?? '', headers: req.headers, rpcMethod, status: undefined, closed: false, closedEarly: false, socketClosed: false };
+      const seen: SeenRequest = { method: req.method ?? '', headers: req.headers, rpcMethod, body, status: undefined, closed: false, closedEarly: false, socketClosed: false };
       const socket = socketStates.get(req.socket);
       if (socket !== undefined) socket.requests.push(seen);
       requests.push(seen);
