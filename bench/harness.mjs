@@ -10,7 +10,7 @@ import b from 'benny';
  * in a round; BENCH_ROUNDS and BENCH_SECONDS override the mode's figures.
  */
 const MODES = {
-  full: { rounds: 6, seconds: 1, cycle: 0.1, samples: 5, slowRead: 1.5, memoryRounds: 3, growthReads: 7, calls: 200 },
+  full: { rounds: 6, seconds: 0.5, cycle: 0.05, samples: 5, slowRead: 1.5, memoryRounds: 3, growthReads: 7, calls: 200 },
   check: { rounds: 4, seconds: 0.4, cycle: 0.05, samples: 4, slowRead: 1.5, memoryRounds: 3, growthReads: 5, calls: 200 },
   smoke: { rounds: 1, seconds: 0.005, cycle: 0.002, samples: 1, slowRead: 0.2, memoryRounds: 1, growthReads: 1, calls: 20 },
 };

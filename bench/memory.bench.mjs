@@ -1,12 +1,12 @@
 // Peak memory while reading a 16 MiB answer (1 MiB in the smoke pass), readAnswer against the MCP
-// SDK's transport.
-// Run with --expose-gc, as its own process (run.mjs does: `--json ROUNDS` prints the record). Method: the body's chunks are built first; once
-// the previous run's leftovers are collected (forced GCs), the baseline is heap used + array
-// buffers. While reading, the same figure is sampled at every chunk the body delivers and once
-// more with the answer in hand. The result is (peak - baseline) / body size: what reading costs
-// beyond the body's own chunks. Two readings: "garbage included" samples as it finds the heap
-// (the target's figure); "live" forces a GC before each sample, which is what a reader really
-// retains. Each side, each reading, ROUNDS runs alternating; medians.
+// SDK's transport. Run with --expose-gc, as its own process (run.mjs does: `--json MODE` prints
+// the record). Method: the body's chunks are built first; once the previous run's leftovers are
+// collected (forced GCs), the baseline is heap used + array buffers. While reading, the same
+// figure is sampled at every chunk the body delivers and once more with the answer in hand. The
+// result is (peak - baseline) / body size: what reading costs beyond the body's own chunks. Two
+// readings: "garbage included" samples as it finds the heap (the target's figure), the pass's
+// memory rounds alternating between the sides, medians; "live" forces a GC before each sample,
+// which is what a reader really retains, once a side.
 import { chunked, encode } from './workloads.mjs';
 import { viaReadAnswer, viaSdk } from './answer.bench.mjs';
 import { median, settingsFor } from './harness.mjs';
@@ -47,7 +47,8 @@ async function settled() {
 
 /**
  * Reads once, sampling at every chunk the body delivers and with the answer in hand, and returns
- * the peak over the body size. `collect`: force a GC before each sample (live memory only);
+ * the peak over the body size. `collect`: force a GC before each sample (live memory only), then
+ * at every fourth chunk, since a forced GC per chunk makes a reading take half a minute;
  * otherwise garbage not yet collected counts too.
  */
 async function peakOf(read, chunks, collect) {
@@ -56,10 +57,11 @@ async function peakOf(read, chunks, collect) {
     peak = Math.max(peak, used(collect));
   };
   const sampled = new Set(chunks);
+  let delivered = 0;
   const baseline = await settled();
   const originalEnqueue = ReadableStreamDefaultController.prototype.enqueue;
   ReadableStreamDefaultController.prototype.enqueue = function (chunk) {
-    if (sampled.has(chunk)) sample();
+    if (sampled.has(chunk) && (!collect || delivered++ % 4 === 0)) sample();
     return originalEnqueue.call(this, chunk);
   };
   try {
@@ -88,7 +90,7 @@ async function retainedOf(read) {
   return retained / size;
 }
 
-/** `live`: take the live readings too (they force a GC at each chunk, which is slow). */
+/** `live`: take the live readings too, once a side (a diagnostic, and slow: forced GCs). */
 export async function run(rounds, live) {
   const chunks = answerBody();
   const ours = [];
@@ -102,8 +104,9 @@ export async function run(rounds, live) {
   const holdOurs = hold(viaReadAnswer);
   const holdSdk = hold(viaSdk);
   for (let round = 0; round < rounds; round++) {
-    ours.push({ all: await peakOf(holdOurs, chunks, false), live: live ? await peakOf(holdOurs, chunks, true) : undefined });
-    sdk.push({ all: await peakOf(holdSdk, chunks, false), live: live ? await peakOf(holdSdk, chunks, true) : undefined });
+    const withLive = live && round === 0;
+    ours.push({ all: await peakOf(holdOurs, chunks, false), live: withLive ? await peakOf(holdOurs, chunks, true) : undefined });
+    sdk.push({ all: await peakOf(holdSdk, chunks, false), live: withLive ? await peakOf(holdSdk, chunks, true) : undefined });
   }
   const kept = [];
   const keptSdk = [];
@@ -123,8 +126,8 @@ export async function run(rounds, live) {
       figure('sdk', 'SDK transport, garbage included', sdk.map((r) => r.all)),
       ...(live
         ? [
-            figure('readAnswer-live', 'readAnswer, live (forced GC at each sample)', ours.map((r) => r.live)),
-            figure('sdk-live', 'SDK transport, live', sdk.map((r) => r.live)),
+            figure('readAnswer-live', 'readAnswer, live (forced GC before each sample)', ours.slice(0, 1).map((r) => r.live)),
+            figure('sdk-live', 'SDK transport, live', sdk.slice(0, 1).map((r) => r.live)),
           ]
         : []),
       figure('held', 'readAnswer: an answer held, over its size, from a chunk with 8 MiB more', kept),
