@@ -1,10 +1,12 @@
-// readAnswer against the official MCP TypeScript SDK's StreamableHTTPClientTransport (1.32.2),
-// both given the same in-memory body through a fetch function: one transport is created and
-// started per answer, as a client that reads one answer per request does, and each side resolves
-// when the answer's message is in hand. Both read the same pre-encoded chunks.
+// The answer cases: readAnswer against the official MCP TypeScript SDK's
+// StreamableHTTPClientTransport (1.32.2), both given the same in-memory body through a fetch
+// function: one transport is created and started per answer, as a client that reads one answer
+// per request does, and each side resolves when the answer's message is in hand. And the answer
+// reducer against the scanner alone on the same bytes, in 1-byte chunks.
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { readAnswer } from '../dist/index.js';
-import { compare, line } from './harness.mjs';
+import { answer, answerEnd, answerStart, readAnswer } from '../dist/index.js';
+import { pairedCase } from './paired.mjs';
+import { readWithScanner } from './readers.mjs';
 import { chunked, encode } from './workloads.mjs';
 
 const SSE = { 'content-type': 'text/event-stream' };
@@ -25,8 +27,8 @@ export function bodyOf(chunks) {
 const frame = (message) => `event: message\ndata: ${JSON.stringify(message)}\n\n`;
 
 let sink = 0;
-const consume = (answer) => {
-  sink += answer.id;
+const consume = (message) => {
+  sink += message.id;
 };
 
 export async function viaReadAnswer(chunks) {
@@ -51,6 +53,23 @@ export async function viaSdk(chunks) {
   consume(answer);
   await transport.close();
   return answer;
+}
+
+/** The answer reducer over the chunks, to its outcome. */
+export function viaAnswerReducer(chunks) {
+  let state = answerStart({ format: 'event-stream', requestId: 1 });
+  for (const chunk of chunks) {
+    const result = answer(state, chunk);
+    if (result.outcome !== undefined) return settle(result.outcome);
+    state = result.state;
+  }
+  return settle(answerEnd(state).outcome);
+}
+
+function settle(outcome) {
+  if (outcome.kind !== 'answer') throw new Error(`no answer: ${outcome.kind}`);
+  consume(outcome.answer);
+  return outcome.answer;
 }
 
 /** One log notification, then an initialize-sized result (~600 bytes), as one chunk. */
@@ -79,33 +98,81 @@ function largeAnswer(unit = 'y') {
     text += frame({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 'p1', progress: i, total: 200 } });
   }
   text += frame({ jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: unit.repeat((1 << 20) / unit.length) }] } });
-  return chunked(encode(text), 16 * 1024);
+  return encode(text);
 }
 
-export async function run() {
-  const results = [];
-  console.log('readAnswer vs MCP SDK StreamableHTTPClientTransport 1.32.2 (throughput ratio, higher is better)');
-  const small = smallAnswer();
-  const twoHundred = async (read) => {
-    for (let i = 0; i < 200; i++) await read(small);
-  };
-  const cases = [
-    { name: '200 small answers (log + initialize result)', ours: () => twoHundred(viaReadAnswer), peer: () => twoHundred(viaSdk), target: 5 },
-    { name: '1 MiB result after 200 progress, 16 KiB chunks', chunks: largeAnswer(), target: 1.3 },
-    // Diagnostic, no target: the same with a text of 64-character lines, so the result string
-    // holds escapes and is parsed by JSON.parse as a copy (see src/parse-json.ts).
-    { name: 'diagnostic: the same, text with line breaks', chunks: largeAnswer(`${'y'.repeat(63)}\n`) },
-  ];
-  for (const c of cases) {
-    const ours = c.ours ?? (() => viaReadAnswer(c.chunks));
-    const peer = c.peer ?? (() => viaSdk(c.chunks));
-    const result = await compare(c.name, ours, peer);
-    console.log(line(result, c.target));
-    if (c.target === undefined) continue;
-    results.push({ ...result, target: c.target, met: result.ratio >= c.target });
-  }
-  if (sink === -1) console.log('');
-  return results;
+/** One text tool result of about `size` bytes, framed as the SDK's server frames it. */
+function answerOf(size) {
+  return encode(frame({ jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: 'z'.repeat(size) }] } }));
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) await run();
+const SDK = { id: 'sdk', label: 'MCP SDK StreamableHTTPClientTransport 1.32.2' };
+const READ_ANSWER = { id: 'readAnswer', label: 'sse-answer readAnswer' };
+const total = (chunks) => chunks.reduce((n, c) => n + c.length, 0);
+
+function largeCase(id, title, about, body) {
+  return pairedCase({
+    id,
+    group: 'answer',
+    title,
+    about,
+    bytes: body.length,
+    sides: () => {
+      const chunks = chunked(body, 16 * 1024);
+      return [
+        { ...READ_ANSWER, read: () => viaReadAnswer(chunks) },
+        { ...SDK, read: () => viaSdk(chunks) },
+      ];
+    },
+    figures: [{ of: 'readAnswer', to: 'sdk', label: 'readAnswer ÷ SDK transport' }],
+  });
+}
+
+const small = smallAnswer();
+const dripBody = answerOf(200_000);
+
+export const cases = [
+  pairedCase({
+    id: 'answers',
+    group: 'answer',
+    title: '200 small answers (a log notification and an initialize-sized result)',
+    about: 'a client making many short calls: the cost of reading one answer, start to end',
+    bytes: 200 * total(small),
+    sides: () => [
+      { ...READ_ANSWER, read: async () => { for (let i = 0; i < 200; i++) await viaReadAnswer(small); } },
+      { ...SDK, read: async () => { for (let i = 0; i < 200; i++) await viaSdk(small); } },
+    ],
+    figures: [{ of: 'readAnswer', to: 'sdk', label: 'readAnswer ÷ SDK transport' }],
+  }),
+  largeCase('answer-1mib', 'a 1 MiB result after 200 progress notifications, 16 KiB chunks', 'a large tool result (a file, an image) after a long-running tool reported progress', largeAnswer()),
+  largeCase(
+    'answer-escaped',
+    'the same, its text in 64-character lines',
+    'a result text full of JSON escapes (`\\n`), which JSON.parse copies rather than slices (diagnostic)',
+    largeAnswer(`${'y'.repeat(63)}\n`),
+  ),
+  pairedCase({
+    id: 'answer-drip',
+    group: 'answer',
+    title: 'a 200 KB answer, 1-byte chunks',
+    about: 'the answer path at the worst split, against the scanner alone on the same bytes: what selecting and parsing add',
+    bytes: dripBody.length,
+    sides: () => {
+      const chunks = chunked(dripBody, 1);
+      return [
+        { id: 'scanner', label: 'sse-answer scanner alone', read: () => readWithScanner(chunks) },
+        { id: 'answer', label: 'sse-answer answer reducer', read: () => viaAnswerReducer(chunks) },
+        { ...READ_ANSWER, read: () => viaReadAnswer(chunks) },
+        { ...SDK, read: () => viaSdk(chunks) },
+      ];
+    },
+    figures: [
+      { of: 'scanner', to: 'answer', label: 'answer reducer time ÷ scanner time' },
+      { of: 'readAnswer', to: 'sdk', label: 'readAnswer ÷ SDK transport' },
+    ],
+  }),
+];
+
+/** Keeps the consumers' work observable. */
+export const consumedAnswers = () => sink;
+

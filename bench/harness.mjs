@@ -1,40 +1,83 @@
-// Paired benchmark rounds over benny: each round runs every case of a comparison once, in an
-// order that alternates between rounds (so neither side always runs on a warmer or cooler
-// process), and the figure reported is the median over rounds of the per-round ratio. Ratios of
-// throughput within one round cancel most of the machine's drift; the median drops the round a
-// GC or a neighbour spoiled.
+// Paired rounds over benny: each round runs every side of a case once, in an order that reverses
+// between rounds (so no side always runs on a warmer or cooler process), and a ratio is the
+// median over rounds of the per-round ratio of throughputs. Ratios within one round cancel most
+// of the machine's drift; the median drops the round a GC or a neighbour spoiled.
 import b from 'benny';
 
 /**
- * Options: rounds (default 6, or BENCH_ROUNDS), seconds per case per round (BENCH_SECONDS).
- * An even count, so that each order runs in half the rounds and neither decides the median: in
- * one CRLF run the three rounds with ours first measured 1.09–1.10 and the two with the peer
- * first 1.24–1.33, and with five rounds the median is the majority order's figure.
+ * The three passes. full: `npm run bench`; check: the release gate (`npm run bench:check`);
+ * smoke: every case once, briefly, so that none can rot (CI). `seconds` bounds each side's time
+ * in a round; BENCH_ROUNDS and BENCH_SECONDS override the mode's figures.
  */
-export const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 6);
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 1);
+const MODES = {
+  full: { rounds: 6, seconds: 0.5, cycle: 0.05, samples: 5, slowRead: 1.5, memoryRounds: 3, growthReads: 7, calls: 200 },
+  check: { rounds: 4, seconds: 0.4, cycle: 0.05, samples: 4, slowRead: 1.5, memoryRounds: 3, growthReads: 5, calls: 200 },
+  smoke: { rounds: 1, seconds: 0.005, cycle: 0.002, samples: 1, slowRead: 0.2, memoryRounds: 1, growthReads: 1, calls: 20 },
+};
+
+/** The settings of a pass: its mode's figures, with the environment's overrides. */
+export function settingsFor(mode) {
+  const settings = { mode, ...MODES[mode] };
+  if (process.env.BENCH_ROUNDS) settings.rounds = Number(process.env.BENCH_ROUNDS);
+  if (process.env.BENCH_SECONDS) settings.seconds = Number(process.env.BENCH_SECONDS);
+  return settings;
+}
 
 /**
- * Runs `ours` against `peer` for ROUNDS rounds and returns the median ratio of ours' throughput
- * to peer's (above 1: ours is faster), with the per-round figures.
- * `ours` and `peer` are benny case functions: sync, or returning a promise.
+ * Measures the sides of one case: [{ id, read }], `read` sync or returning a promise. Returns
+ * { [id]: { hz, rounds } } with throughput in reads a second. A side is read once first: one that
+ * throws is recorded with its error, and one slower than `slowRead` seconds is timed by one warm
+ * read alone (`single`), since rounds of it would take minutes.
  */
-export async function compare(name, ours, peer, { seconds = SECONDS } = {}) {
-  const ratios = [];
-  const opsOurs = [];
-  const opsPeer = [];
-  for (let round = 0; round < ROUNDS; round++) {
-    const cases = [b.add('ours', ours), b.add('peer', peer)];
-    if (round % 2 === 1) cases.reverse();
-    const summary = await quiet(() =>
-      b.suite(`${name} #${round + 1}`, ...cases, b.configure({ cases: { minTime: seconds, maxTime: seconds * 2 } })),
-    );
-    const ops = Object.fromEntries(summary.results.map((r) => [r.name, r.ops]));
-    opsOurs.push(ops.ours);
-    opsPeer.push(ops.peer);
-    ratios.push(ops.ours / ops.peer);
+export async function measure(sides, settings) {
+  const out = {};
+  const paired = [];
+  for (const side of sides) {
+    try {
+      // The first read compiles; a slow one is read again (once warm) before it counts as slow.
+      let seconds = await timeOnce(side.read);
+      if (seconds > settings.slowRead && settings.mode !== 'smoke') seconds = await timeOnce(side.read);
+      if (seconds > settings.slowRead) out[side.id] = { hz: 1 / seconds, rounds: [1 / seconds], single: true };
+      else paired.push(side);
+    } catch (error) {
+      out[side.id] = { error: error instanceof Error ? error.message : String(error) };
+    }
   }
-  return { name, ratio: median(ratios), ratios, opsOurs: median(opsOurs), opsPeer: median(opsPeer) };
+  for (const side of paired) out[side.id] = { rounds: [] };
+  for (let round = 0; round < settings.rounds && paired.length > 0; round++) {
+    const order = round % 2 === 1 ? [...paired].reverse() : paired;
+    const config = { cases: { minTime: settings.cycle, maxTime: settings.seconds, minSamples: settings.samples } };
+    const summary = await quiet(() => b.suite(`round ${round + 1}`, ...order.map((s) => b.add(s.id, s.read)), b.configure(config)));
+    for (const result of summary.results) out[result.name].rounds.push(result.ops);
+  }
+  for (const side of paired) out[side.id].hz = median(out[side.id].rounds);
+  return out;
+}
+
+/**
+ * The ratio of `a`'s throughput to `b`'s (above 1: `a` is faster): the median of the per-round
+ * ratios. A side timed by a single read contributes that figure to every round; a side that
+ * failed gives no ratio, and the failure is the note.
+ */
+export function ratio(sides, a, b) {
+  const x = sides[a];
+  const y = sides[b];
+  if (x.error || y.error) {
+    const [id, side] = x.error ? [a, x] : [b, y];
+    return { value: null, rounds: [], note: side.excluded ? `${id} ${side.error}` : `${id} failed: ${side.error.slice(0, 120)}` };
+  }
+  const count = Math.max(x.rounds.length, y.rounds.length);
+  const rounds = [];
+  for (let i = 0; i < count; i++) rounds.push((x.single ? x.hz : x.rounds[i]) / (y.single ? y.hz : y.rounds[i]));
+  const single = x.single || y.single;
+  return { value: median(rounds), rounds, ...(single ? { note: `${x.single ? a : b} timed by one read` } : {}) };
+}
+
+/** Seconds one read takes. */
+export async function timeOnce(read) {
+  const start = performance.now();
+  await read();
+  return (performance.now() - start) / 1000;
 }
 
 export function median(values) {
@@ -43,7 +86,7 @@ export function median(values) {
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
-/** benny prints a line per suite; the caller prints one summary line per comparison instead. */
+/** benny prints a line per suite; the runner prints one summary line per figure instead. */
 async function quiet(run) {
   const log = console.log;
   console.log = () => {};
@@ -52,13 +95,4 @@ async function quiet(run) {
   } finally {
     console.log = log;
   }
-}
-
-/** Formats a result line: name, ratio, target and whether it was met (no target: a diagnostic). */
-export function line(result, target, unit = 'x') {
-  const rounds = result.ratios.map((r) => r.toFixed(2)).join(' ');
-  // A diagnostic has no target: its figure and rounds only.
-  if (target === undefined) return `      ${result.name.padEnd(44)} ${result.ratio.toFixed(2)}${unit} (rounds ${rounds})`;
-  const met = result.ratio >= target;
-  return `${met ? 'met ' : 'MISS'}  ${result.name.padEnd(44)} ${result.ratio.toFixed(2)}${unit} (target >= ${target}${unit}; rounds ${rounds})`;
 }

@@ -1,18 +1,21 @@
-// Peak memory while reading a 16 MiB answer, readAnswer against the MCP SDK's transport.
-// Run with --expose-gc (`npm run bench` does). Method: the body's chunks are built first; once
-// the previous run's leftovers are collected (forced GCs), the baseline is heap used + array
-// buffers. While reading, the same figure is sampled at every chunk the body delivers and once
-// more with the answer in hand. The result is (peak - baseline) / body size: what reading costs
-// beyond the body's own chunks. Two readings: "garbage included" samples as it finds the heap
-// (the target's figure: the SDK's is 3x there); "live" forces a GC before each sample, which is
-// what a reader really retains. Each side, each reading, three runs alternating; medians.
+// Peak memory while reading a 16 MiB answer (1 MiB in the smoke pass), readAnswer against the MCP
+// SDK's transport. Run with --expose-gc, as its own process (run.mjs does: `--json MODE` prints
+// the record). Method: the body's chunks are built first; once the previous run's leftovers are
+// collected (forced GCs), the baseline is heap used + array buffers. While reading, the same
+// figure is sampled at every chunk the body delivers and once more with the answer in hand. The
+// result is (peak - baseline) / body size: what reading costs beyond the body's own chunks. Two
+// readings: "garbage included" samples as it finds the heap (the target's figure), the pass's
+// memory rounds alternating between the sides, medians; "live" forces a GC before each sample,
+// which is what a reader really retains, once a side.
 import { chunked, encode } from './workloads.mjs';
 import { viaReadAnswer, viaSdk } from './answer.bench.mjs';
-import { median } from './harness.mjs';
+import { median, settingsFor } from './harness.mjs';
 
 if (typeof globalThis.gc !== 'function') throw new Error('run with node --expose-gc');
 
-const BODY = 16 * 1024 * 1024;
+const MiB = 1024 * 1024;
+const mode = process.argv[process.argv.indexOf('--json') + 1] ?? 'full';
+const BODY = mode === 'smoke' ? MiB : 16 * MiB;
 const CHUNK = 64 * 1024;
 
 function answerBody() {
@@ -44,7 +47,8 @@ async function settled() {
 
 /**
  * Reads once, sampling at every chunk the body delivers and with the answer in hand, and returns
- * the peak over the body size. `collect`: force a GC before each sample (live memory only);
+ * the peak over the body size. `collect`: force a GC before each sample (live memory only), then
+ * at every fourth chunk, since a forced GC per chunk makes a reading take half a minute;
  * otherwise garbage not yet collected counts too.
  */
 async function peakOf(read, chunks, collect) {
@@ -53,10 +57,11 @@ async function peakOf(read, chunks, collect) {
     peak = Math.max(peak, used(collect));
   };
   const sampled = new Set(chunks);
+  let delivered = 0;
   const baseline = await settled();
   const originalEnqueue = ReadableStreamDefaultController.prototype.enqueue;
   ReadableStreamDefaultController.prototype.enqueue = function (chunk) {
-    if (sampled.has(chunk)) sample();
+    if (sampled.has(chunk) && (!collect || delivered++ % 4 === 0)) sample();
     return originalEnqueue.call(this, chunk);
   };
   try {
@@ -85,7 +90,8 @@ async function retainedOf(read) {
   return retained / size;
 }
 
-export async function run() {
+/** `live`: take the live readings too, once a side (a diagnostic, and slow: forced GCs). */
+export async function run(rounds, live) {
   const chunks = answerBody();
   const ours = [];
   const sdk = [];
@@ -97,36 +103,41 @@ export async function run() {
   };
   const holdOurs = hold(viaReadAnswer);
   const holdSdk = hold(viaSdk);
-  for (let round = 0; round < 3; round++) {
-    ours.push({ all: await peakOf(holdOurs, chunks, false), live: await peakOf(holdOurs, chunks, true) });
-    sdk.push({ all: await peakOf(holdSdk, chunks, false), live: await peakOf(holdSdk, chunks, true) });
+  for (let round = 0; round < rounds; round++) {
+    const withLive = live && round === 0;
+    ours.push({ all: await peakOf(holdOurs, chunks, false), live: withLive ? await peakOf(holdOurs, chunks, true) : undefined });
+    sdk.push({ all: await peakOf(holdSdk, chunks, false), live: withLive ? await peakOf(holdSdk, chunks, true) : undefined });
   }
-  const fig = (runs, key) => median(runs.map((r) => r[key]));
-  const rounds = (runs, key) => runs.map((r) => r[key].toFixed(2)).join(' ');
-  const o = fig(ours, 'live');
-  const s = fig(sdk, 'live');
-  const all = fig(ours, 'all');
-  const line = (met, name, value, rest) => `${met === undefined ? '    ' : met ? 'met ' : 'MISS'}  ${name.padEnd(44)} ${value.toFixed(2)}x${rest}`;
-  console.log('peak memory reading a 16 MiB answer, 64 KiB chunks: (peak - baseline) / body size, lower is better');
-  console.log(line(all <= 3, 'readAnswer, garbage included', all, ` (target <= 3x, aim 2x; rounds ${rounds(ours, 'all')})`));
-  console.log(line(undefined, 'MCP SDK transport, garbage included', fig(sdk, 'all'), ` (rounds ${rounds(sdk, 'all')})`));
-  console.log(line(undefined, 'readAnswer, live (forced GC at each sample)', o, ` (rounds ${rounds(ours, 'live')})`));
-  console.log(line(undefined, 'MCP SDK transport, live', s, ` (rounds ${rounds(sdk, 'live')})`));
   const kept = [];
   const keptSdk = [];
-  for (let round = 0; round < 3; round++) {
+  for (let round = 0; round < rounds; round++) {
     kept.push(await retainedOf(viaReadAnswer));
     keptSdk.push(await retainedOf(viaSdk));
   }
-  const held = median(kept);
-  console.log(line(held <= 2, 'an answer held, from a chunk with 8 MiB more', held, ` (our bound <= 2x the answer; rounds ${kept.map((r) => r.toFixed(2)).join(' ')}; SDK ${median(keptSdk).toFixed(2)}x)`));
-  return [
-    { name: 'memory: 16 MiB answer (garbage included)', ratio: all, live: o, sdk: fig(sdk, 'all'), sdkLive: s, target: 3, met: all <= 3 },
-    { name: 'memory: an answer held, from a chunk with 8 MiB more', ratio: held, sdk: median(keptSdk), target: 2, met: held <= 2 },
-  ];
+  const figure = (id, label, values) => ({ id: `memory.${id}`, label, value: median(values), rounds: values, unit: 'x', lowerIsBetter: true });
+  return {
+    id: 'memory',
+    group: 'memory',
+    title: `peak memory reading a ${BODY / MiB} MiB answer, 64 KiB chunks`,
+    about: '(peak − baseline) ÷ body size while reading and holding the answer; lower is better',
+    bytes: BODY,
+    figures: [
+      figure('readAnswer', 'readAnswer, garbage included', ours.map((r) => r.all)),
+      figure('sdk', 'SDK transport, garbage included', sdk.map((r) => r.all)),
+      ...(live
+        ? [
+            figure('readAnswer-live', 'readAnswer, live (forced GC before each sample)', ours.slice(0, 1).map((r) => r.live)),
+            figure('sdk-live', 'SDK transport, live', sdk.slice(0, 1).map((r) => r.live)),
+          ]
+        : []),
+      figure('held', 'readAnswer: an answer held, over its size, from a chunk with 8 MiB more', kept),
+      figure('held-sdk', 'SDK transport: the same', keptSdk),
+    ],
+  };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const result = await run();
-  if (process.argv.includes('--json')) console.log(JSON.stringify(result)); // one line: an array
+  const { memoryRounds } = settingsFor(mode);
+  const record = await run(memoryRounds, mode !== 'check');
+  console.log(JSON.stringify(record));
 }

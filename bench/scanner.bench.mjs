@@ -1,101 +1,66 @@
-// The scanner against eventsource-parser 4.1.3 fed by a streaming TextDecoder (ignoreBOM: true,
-// as an SSE client must, since the parser strips the BOM itself). Both sides read every event's
-// data in full: consume() touches its first, middle and last character, which makes an engine
-// materialise a string built lazily (a rope), so neither side can defer work past the timer.
-import { createParser } from 'eventsource-parser';
-import { scan, scanEnd, scanStart } from '../dist/index.js';
-import { compare, line, median } from './harness.mjs';
+// The scanner cases: one stream each, read by every stream reader of readers.mjs side by side.
+import { pairedCase } from './paired.mjs';
+import * as r from './readers.mjs';
 import * as w from './workloads.mjs';
 
-let sink = 0;
-function consume(data) {
-  const n = data.length;
-  if (n !== 0) sink += data.charCodeAt(0) + data.charCodeAt(n >> 1) + data.charCodeAt(n - 1);
-}
-
-export function readWithScanner(chunks) {
-  let state = scanStart();
-  for (const chunk of chunks) {
-    const result = scan(state, chunk);
-    state = result.state;
-    for (const event of result.events) consume(event.data);
-  }
-  for (const event of scanEnd(state).events) consume(event.data);
-}
-
-export function readWithPeer(chunks) {
-  const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
-  const parser = createParser({ onEvent: (event) => consume(event.data) });
-  for (const chunk of chunks) parser.feed(decoder.decode(chunk, { stream: true }));
-  parser.feed(decoder.decode());
-}
-
-const cases = [
-  { name: 'small: 20,000 token events, 1 KiB chunks', chunks: w.chunked(w.encode(w.tokenEvents()), 1024), target: 0.95 },
-  { name: 'small: MCP notifications, 1 KiB chunks', chunks: w.chunked(w.encode(w.mcpNotifications()), 1024), target: 0.95 },
-  { name: 'small: UTF-8-heavy events, 1 KiB chunks', chunks: w.chunked(w.encode(w.utf8Events()), 1024), target: 0.95 },
-  { name: 'CRLF: 20,000 typed events, 1 KiB chunks', chunks: w.chunked(w.encode(w.crlfEvents()), 1024), target: 1.2 },
-  { name: 'large: one 1 MiB event, 16 KiB chunks', chunks: w.chunked(w.encode(w.oneLargeEvent(1 << 20)), 16 * 1024), target: 4 },
-  // Diagnostic, no target: the large case below V8's large-object size (128 KiB), where a string
-  // is not put on freshly mapped pages. See docs/guides/benchmarks.md.
-  { name: 'diagnostic: one 120 KiB event, 16 KiB chunks', chunks: w.chunked(w.encode(w.oneLargeEvent(120 * 1024)), 16 * 1024) },
-  { name: 'tiny: one 200 KB line, 1-byte chunks', chunks: w.chunked(w.encode(w.oneLargeEvent(200_000)), 1), target: 1.5 },
+const PEERS = [
+  { id: 'eventsource-parser', label: 'eventsource-parser 4.1.3 + TextDecoder' },
+  { id: 'undici', label: "undici 7.30.2 EventSourceStream" },
+  { id: 'fetch-event-source', label: '@microsoft/fetch-event-source 2.0.1' },
+  { id: 'floor', label: 'floor: decode + find line ends' },
 ];
 
-/**
- * The ceiling for the 1 MiB case on this machine: the peer against doing nothing but what any
- * reader must do there, make one fresh 1 MiB string and read it as the consumer does. No
- * implementation can beat the peer by more than this ratio. (Decoding, scanning and everything
- * else come on top.)
- */
-const ceiling = {
-  name: 'ceiling: one fresh 1 MiB string vs the peer',
-  chunks: w.chunked(w.encode(w.oneLargeEvent(1 << 20)), 16 * 1024),
-};
-let letter = 0;
-function freshString() {
-  consume(String.fromCharCode(97 + (letter++ % 26)).repeat(1 << 20));
+/** The sides every stream case reads, over the same chunks. */
+function streamSides(chunks, { drip = false } = {}) {
+  const buffers = r.toBuffers(chunks);
+  return [
+    { id: 'scanner', label: 'sse-answer scanner', read: () => r.readWithScanner(chunks) },
+    { id: 'eventsource-parser', label: PEERS[0].label, read: () => r.readWithEventsourceParser(chunks) },
+    { id: 'undici', label: PEERS[1].label, read: () => r.readWithUndici(buffers) },
+    { id: 'fetch-event-source', label: PEERS[2].label, read: () => r.readWithFetchEventSource(chunks), ...(drip ? { excluded: r.QUADRATIC } : {}) },
+    { id: 'floor', label: PEERS[3].label, read: () => r.readFloor(chunks) },
+  ];
 }
 
-/** Time per byte of a long line in 1-byte chunks: 512 KiB against 64 KiB, ours alone. */
-function linearity() {
-  const perByte = (size) => {
-    const chunks = w.chunked(w.encode(w.oneLargeEvent(size)), 1);
-    readWithScanner(chunks);
-    const times = [];
-    for (let i = 0; i < 5; i++) {
-      const start = performance.now();
-      readWithScanner(chunks);
-      times.push((performance.now() - start) / chunks.length);
-    }
-    return median(times);
-  };
-  const ratios = [];
-  for (let round = 0; round < 5; round++) ratios.push(perByte(512 * 1024) / perByte(64 * 1024));
-  return median(ratios);
+const againstEach = PEERS.map((p) => ({ of: 'scanner', to: p.id, label: `scanner ÷ ${p.id}` }));
+
+function streamCase(id, title, about, text, chunkSize) {
+  const bytes = w.encode(text);
+  return pairedCase({
+    id,
+    group: 'scanner',
+    title,
+    about,
+    bytes: bytes.length,
+    sides: () => streamSides(w.chunked(bytes, chunkSize), { drip: chunkSize === 1 }),
+    figures: againstEach,
+  });
 }
 
-export async function run() {
-  const results = [];
-  console.log('scanner vs eventsource-parser 4.1.3 (throughput ratio, higher is better)');
-  for (const c of cases) {
-    if (process.env.BENCH_ONLY && !c.name.includes(process.env.BENCH_ONLY)) continue;
-    const result = await compare(c.name, () => readWithScanner(c.chunks), () => readWithPeer(c.chunks));
-    console.log(line(result, c.target));
-    if (c.target === undefined) continue;
-    results.push({ ...result, target: c.target, met: result.ratio >= c.target });
-  }
-  if (!process.env.BENCH_ONLY || ceiling.name.includes(process.env.BENCH_ONLY)) {
-    const result = await compare(ceiling.name, freshString, () => readWithPeer(ceiling.chunks));
-    console.log(line(result));
-  }
-  if (process.env.BENCH_ONLY && !'linearity'.includes(process.env.BENCH_ONLY)) return results;
-  const ratio = linearity();
-  const met = ratio <= 1.5;
-  console.log(`${met ? 'met ' : 'MISS'}  ${'linearity: time/byte 512 KiB vs 64 KiB line'.padEnd(44)} ${ratio.toFixed(2)}x (target <= 1.5x)`);
-  results.push({ name: 'linearity', ratio, target: 1.5, met });
-  if (sink === 42) console.log(''); // keep the consumer's work observable
-  return results;
-}
+const LARGE = 1 << 20;
 
-if (import.meta.url === `file://${process.argv[1]}`) await run();
+export const cases = [
+  streamCase('tokens', '20,000 token events, 1 KiB chunks', 'an LLM token stream: small `data:` events, LF line ends', w.tokenEvents(), 1024),
+  streamCase('mcp', '5,000 MCP progress notifications, 1 KiB chunks', 'what the MCP SDK server sends: `event: message` and one JSON-RPC data line', w.mcpNotifications(), 1024),
+  streamCase('utf8', '10,000 UTF-8-heavy events, 1 KiB chunks', 'payloads mostly multi-byte (CJK, Cyrillic, emoji), characters split across chunks', w.utf8Events(), 1024),
+  streamCase('keepalive', '5,000 notifications behind keep-alive comments, 1 KiB chunks', 'a connection kept open by proxies or slow tools: four comment lines before each event', w.keepAliveEvents(), 1024),
+  streamCase('crlf', '20,000 typed events with CRLF line ends, 1 KiB chunks', 'servers that end lines with CRLF, as some frameworks do', w.crlfEvents(), 1024),
+  (() => {
+    const bytes = w.encode(w.oneLargeEvent(LARGE));
+    const data = bytes.slice(6, 6 + LARGE);
+    return pairedCase({
+      id: 'large',
+      group: 'scanner',
+      title: 'one 1 MiB event, 16 KiB chunks',
+      about: 'a large tool result or an image sent as one event: one long line across many reads',
+      bytes: bytes.length,
+      sides: () => [...streamSides(w.chunked(bytes, 16 * 1024)), { id: 'ceiling', label: 'ceiling: one TextDecoder.decode of the data', read: () => r.readCeiling(data) }],
+      figures: [
+        ...againstEach,
+        { of: 'scanner', to: 'ceiling', label: 'scanner ÷ ceiling (fraction of the ceiling)', beside: true },
+        { of: 'ceiling', to: 'eventsource-parser', label: 'ceiling ÷ eventsource-parser (the most any reader can beat it by)', beside: true },
+      ],
+    });
+  })(),
+  streamCase('drip', 'one 200 KB line, 1-byte chunks', 'the worst split a network can deliver: every byte its own read', w.oneLargeEvent(200_000), 1),
+];

@@ -44,3 +44,28 @@ export function crlfEvents(count = 20_000) {
 export function oneLargeEvent(size) {
   return `data: ${'x'.repeat(size)}\n\n`;
 }
+
+/**
+ * Progress notifications with keep-alive comments between them, as a proxy or a slow tool keeps
+ * a connection open: four comment lines and a blank line before each event.
+ */
+export function keepAliveEvents(count = 5_000) {
+  let text = '';
+  for (let i = 0; i < count; i++) {
+    text += `: keep-alive\n: keep-alive\n: keep-alive\n: keep-alive\n\nevent: message\ndata: {"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"t-1","progress":${i}}}\n\n`;
+  }
+  return text;
+}
+
+/** Splits bytes into views of `size` (no copy): for streams of a million chunks. */
+export function views(bytes, size) {
+  const chunks = [];
+  for (let i = 0; i < bytes.length; i += size) chunks.push(bytes.subarray(i, i + size));
+  return chunks;
+}
+
+/** The MCP notifications stream cut to `size` bytes at an event boundary (at most `size`). */
+export function notificationsOf(size) {
+  const one = mcpNotifications(1);
+  return mcpNotifications(Math.max(1, Math.floor(size / one.length)));
+}

@@ -7,6 +7,8 @@
  * composition into the answer reducer (`answer.ts`), and the driver over a body or a fetch
  * `Response` (`read-answer.ts`, pulling through `chunk-source.ts`). The adapters move chunks into
  * the same reducers: `scanEvents` (`scan-events.ts`) and `SseEventStream` (`sse-event-stream.ts`).
+ * The client: one exchange with a server (`post-json-rpc.ts`, with `deadline.ts` and `resume.ts`),
+ * and the MCP SDK client transport built on it (`answer-transport.ts`).
  * Everything here uses web-platform globals only.
  * @packageDocumentation
  */
@@ -50,6 +52,12 @@ export { scanEvents } from './scan-events.js';
 export type { ScanEventsOptions } from './scan-events.js';
 export { SseEventStream } from './sse-event-stream.js';
 export type { SseEventStreamOptions } from './sse-event-stream.js';
+
+export { DEFAULT_TIMEOUT_MS, postJsonRpc } from './post-json-rpc.js';
+export type { FetchFunction, PostJsonRpcOptions, PostJsonRpcResult } from './post-json-rpc.js';
+
+export { AnswerTransport } from './answer-transport.js';
+export type { AnswerTransportOptions, AnswerTransportSendOptions, TransportMessage } from './answer-transport.js';
 
 export { AnswerError, isAnswerError } from './errors.js';
 export type { AnswerDetail, AnswerErrorCode, AnswerErrorOptions, MalformedReason, NoAnswerReason } from './errors.js';

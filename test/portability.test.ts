@@ -24,7 +24,8 @@ async function bundle(): Promise<string> {
 }
 
 test('no source file names a Node built-in, Buffer or process', () => {
-  for (const file of readdirSync(src)) {
+  // src/cli/ is the command's own entry, for Node; nothing in the main entry imports it.
+  for (const file of readdirSync(src, { withFileTypes: true }).filter((entry) => entry.isFile()).map((entry) => entry.name)) {
     const text = readFileSync(`${src}${file}`, 'utf8');
     expect(text, file).not.toMatch(/from ['"]node:|require\(|\bBuffer\b|\bprocess\./);
   }

@@ -1,0 +1,108 @@
+// The stream readers the scanner cases compare, each reading pre-built chunks to the end and
+// handing every event's data to consume(). consume() touches the data's first, middle and last
+// character, which makes an engine materialise a string built lazily (a rope), so no reader
+// can defer its work past the timer.
+import { createRequire } from 'node:module';
+import { createParser } from 'eventsource-parser';
+import { scan, scanEnd, scanStart } from '../dist/index.js';
+
+const require = createRequire(import.meta.url);
+// Deep paths: neither package exports its parser from its main entry.
+const { EventSourceStream } = require('undici/lib/web/eventsource/eventsource-stream.js');
+const { getLines, getMessages } = require('@microsoft/fetch-event-source/lib/cjs/parse.js');
+
+let sink = 0;
+/** Reads a string in full; see the file's header. */
+export function consume(data) {
+  const n = data.length;
+  if (n !== 0) sink += data.charCodeAt(0) + data.charCodeAt(n >> 1) + data.charCodeAt(n - 1);
+}
+/** What consume() has summed, so that no engine can drop the work as unobserved. */
+export const consumed = () => sink;
+
+/** This package's scanner. */
+export function readWithScanner(chunks) {
+  let state = scanStart();
+  for (const chunk of chunks) {
+    const result = scan(state, chunk);
+    state = result.state;
+    for (const event of result.events) consume(event.data);
+  }
+  for (const event of scanEnd(state).events) consume(event.data);
+}
+
+/** eventsource-parser behind a streaming TextDecoder; ignoreBOM, since the parser strips it. */
+export function readWithEventsourceParser(chunks) {
+  const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
+  const parser = createParser({ onEvent: (event) => consume(event.data) });
+  for (const chunk of chunks) parser.feed(decoder.decode(chunk, { stream: true }));
+  parser.feed(decoder.decode());
+}
+
+/**
+ * undici's EventSourceStream with the settings its EventSource uses by default, driven through
+ * its transform step directly so that no stream machinery is timed. It reads Buffers: the
+ * chunks are given as Buffer views made before timing (toBuffers).
+ */
+export function readWithUndici(buffers) {
+  let failure;
+  const stream = new EventSourceStream({
+    push: (event) => {
+      consume(event.options.data);
+      return true;
+    },
+  });
+  const done = (error) => {
+    if (error) failure = error;
+  };
+  for (const buffer of buffers) {
+    stream._transform(buffer, 'buffer', done);
+    if (failure) throw failure;
+  }
+}
+
+/** Buffer views of the chunks (no copy), for undici. */
+export const toBuffers = (chunks) => chunks.map((c) => Buffer.from(c.buffer, c.byteOffset, c.byteLength));
+
+/** @microsoft/fetch-event-source's getLines feeding its getMessages, as fetchEventSource does. */
+export function readWithFetchEventSource(chunks) {
+  const onChunk = getLines(
+    getMessages(
+      () => {},
+      () => {},
+      (message) => consume(message.data),
+    ),
+  );
+  for (const chunk of chunks) onChunk(chunk);
+}
+
+/** The floor: decode every chunk (streaming) and find every line end, nothing else. */
+export function readFloor(chunks) {
+  const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
+  let ends = 0;
+  for (const chunk of chunks) ends += lineEnds(decoder.decode(chunk, { stream: true }));
+  ends += lineEnds(decoder.decode());
+  sink += ends;
+}
+
+function lineEnds(text) {
+  let ends = 0;
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) ends++;
+  for (let i = text.indexOf('\r'); i !== -1; i = text.indexOf('\r', i + 1)) ends++;
+  return ends;
+}
+
+const ceilingDecoder = new TextDecoder();
+/**
+ * The ceiling for one large event: its data's bytes decoded into one fresh string by one
+ * TextDecoder.decode call, and read. Any reader that hands out the data as a string pays this.
+ */
+export function readCeiling(dataBytes) {
+  consume(ceilingDecoder.decode(dataBytes));
+}
+
+/**
+ * Why fetch-event-source is not given a long line in small chunks: getLines joins its whole
+ * buffer with every chunk, so a read's time grows with the square of the line.
+ */
+export const QUADRATIC = 'getLines copies the whole pending line on every chunk (time grows with the square of the line)';

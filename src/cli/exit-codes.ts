@@ -1,0 +1,24 @@
+/**
+ * The CLI's exit codes: one a failure kind, so a script can tell them apart without parsing text.
+ * @module
+ */
+
+import type { AnswerErrorCode } from '../index.js';
+
+/** Answered: the answer (a result or a JSON-RPC error response) is on stdout. */
+export const EXIT_ANSWERED = 0;
+/** Any other failure: a file that cannot be read, an `initialize` the server refused. */
+export const EXIT_FAILED = 1;
+/** Bad usage: an unknown command or option, a value that does not parse. */
+export const EXIT_USAGE = 2;
+
+/** One exit code an `AnswerError` code. */
+export const EXIT_CODES: Readonly<Record<AnswerErrorCode, number>> = {
+  unsupported_content_type: 3,
+  malformed_answer: 4,
+  budget_exceeded: 5,
+  aborted: 6,
+  timeout: 7,
+  stream_failed: 8,
+  http_status: 9,
+};

@@ -1,0 +1,125 @@
+#!/usr/bin/env node
+/**
+ * The `sse-answer` command: parses the command line, runs one command, and turns every failure
+ * into one line on stderr and its exit code — never a stack trace.
+ * @module
+ */
+
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { isAnswerError } from '../index.js';
+import { call } from './call.js';
+import { events } from './events.js';
+import { EXIT_CODES, EXIT_FAILED, EXIT_USAGE } from './exit-codes.js';
+import { helpText } from './help.js';
+import { parseHeaders, parseMaxBytes, parseParams, parseRequestId, parseTimeout, parseUrl } from './options.js';
+import { printFailure, printJson } from './output.js';
+import { read } from './read.js';
+import { UsageError } from './usage-error.js';
+
+/** Runs the command in `argv` (without node and the script); resolves with the exit code. */
+export async function main(argv: readonly string[]): Promise<number> {
+  try {
+    await run(argv);
+    return 0;
+  } catch (error) {
+    if (error instanceof UsageError) {
+      printFailure(`${error.message} (see sse-answer --help)`);
+      return EXIT_USAGE;
+    }
+    if (isAnswerError(error)) {
+      // The server's JSON-RPC error that came with a bad status is still what it said.
+      if (error.detail.answer !== undefined) printJson(error.detail.answer);
+      printFailure(`${error.code}${error.reason === undefined ? '' : ` (${error.reason})`}: ${error.message}`);
+      return EXIT_CODES[error.code] ?? EXIT_FAILED;
+    }
+    printFailure(error instanceof Error ? error.message : String(error));
+    return EXIT_FAILED;
+  }
+}
+
+async function run(argv: readonly string[]): Promise<void> {
+  const [command, ...rest] = argv;
+  switch (command) {
+    case '--help':
+    case '-h':
+    case 'help':
+      process.stdout.write(helpText());
+      return;
+    case '--version':
+      process.stdout.write(`${version()}\n`);
+      return;
+    case 'read': {
+      const { values, positionals } = parse(rest, {
+        'content-type': { type: 'string' },
+        'request-id': { type: 'string' },
+        'max-bytes': { type: 'string' },
+      });
+      if (positionals.length > 1) throw new UsageError('read takes one FILE (or - for stdin)');
+      await read({
+        file: positionals[0],
+        contentType: values['content-type'] as string | undefined,
+        requestId: parseRequestId(values['request-id'] as string | undefined),
+        maxBytes: parseMaxBytes(values['max-bytes'] as string | undefined),
+      });
+      return;
+    }
+    case 'events': {
+      const { positionals } = parse(rest, {});
+      if (positionals.length > 1) throw new UsageError('events takes one FILE (or - for stdin)');
+      await events(positionals[0]);
+      return;
+    }
+    case 'call': {
+      const { values, positionals } = parse(rest, {
+        header: { type: 'string', multiple: true },
+        timeout: { type: 'string' },
+        'max-bytes': { type: 'string' },
+        'no-initialize': { type: 'boolean' },
+      });
+      const [url, method, params, ...extra] = positionals;
+      if (method === undefined) throw new UsageError('call needs a URL and a METHOD');
+      if (extra.length > 0) throw new UsageError(`call takes URL METHOD [PARAMS_JSON], got an extra ${JSON.stringify(extra[0])}`);
+      await call({
+        url: parseUrl(url),
+        method,
+        params: parseParams(params),
+        headers: parseHeaders(values['header'] as string[] | undefined),
+        timeoutMs: parseTimeout(values['timeout'] as string | undefined),
+        maxBytes: parseMaxBytes(values['max-bytes'] as string | undefined),
+        initialize: values['no-initialize'] !== true,
+        version: version(),
+      });
+      return;
+    }
+    case undefined:
+      throw new UsageError('no command given: read, events or call');
+    default:
+      throw new UsageError(`unknown command ${JSON.stringify(command)}: read, events or call`);
+  }
+}
+
+type OptionSpec = Record<string, { type: 'string' | 'boolean'; multiple?: boolean }>;
+
+/** Node's own parser, strict; its complaints become usage errors. */
+function parse(args: readonly string[], options: OptionSpec): { values: Record<string, unknown>; positionals: string[] } {
+  try {
+    return parseArgs({ args: [...args], options, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message.split('\n')[0]! : String(error));
+  }
+}
+
+/** The package's version, from the package.json next to dist/. */
+function version(): string {
+  try {
+    const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version?: unknown };
+    return typeof pkg.version === 'string' ? pkg.version : '0.0.0';
+  } catch {
+    return '0.0.0';
+  }
+}
+
+void main(process.argv.slice(2)).then((code) => {
+  process.exitCode = code;
+});

@@ -1,0 +1,81 @@
+/**
+ * The CLI's option values, each parsed in one place: a bad value is a {@link UsageError} that
+ * names it.
+ * @module
+ */
+
+import type { JsonRpcRequestId, JsonValue } from '../index.js';
+import { UsageError } from './usage-error.js';
+
+/** `--max-bytes N`: a whole number of bytes, or `Infinity`. */
+export function parseMaxBytes(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  if (text === 'Infinity') return Infinity;
+  const value = Number(text);
+  if (!/^\d+$/.test(text) || !Number.isSafeInteger(value)) throw new UsageError(`--max-bytes must be a whole number of bytes or Infinity, got ${JSON.stringify(text)}`);
+  return value;
+}
+
+/** `--timeout MS`: milliseconds, or `Infinity` for none. */
+export function parseTimeout(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  if (text === 'Infinity') return Infinity;
+  const value = Number(text);
+  if (!/^\d+(\.\d+)?$/.test(text) || !Number.isFinite(value)) throw new UsageError(`--timeout must be a number of milliseconds or Infinity, got ${JSON.stringify(text)}`);
+  return value;
+}
+
+/** `--request-id ID`: read as JSON when it parses to a string or a number (`1`, `'"1"'`), else the text itself. */
+export function parseRequestId(text: string | undefined): JsonRpcRequestId | undefined {
+  if (text === undefined) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return text;
+  }
+  if (typeof parsed === 'string' || (typeof parsed === 'number' && Number.isFinite(parsed))) return parsed;
+  return text;
+}
+
+/** `--header K:V`, any number of times: a header name, a colon, its value. */
+export function parseHeaders(texts: readonly string[] | undefined): Headers {
+  const headers = new Headers();
+  for (const text of texts ?? []) {
+    const colon = text.indexOf(':');
+    const name = colon < 0 ? '' : text.slice(0, colon).trim();
+    if (name === '') throw new UsageError(`--header must be NAME:VALUE, got ${JSON.stringify(text)}`);
+    try {
+      headers.append(name, text.slice(colon + 1).trim());
+    } catch {
+      throw new UsageError(`--header ${JSON.stringify(text)} is not a valid HTTP header`);
+    }
+  }
+  return headers;
+}
+
+/** `PARAMS_JSON`: a JSON object or array, as JSON-RPC params must be. */
+export function parseParams(text: string | undefined): JsonValue | undefined {
+  if (text === undefined) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new UsageError(`PARAMS_JSON is not JSON: ${JSON.stringify(text.length > 60 ? `${text.slice(0, 60)}…` : text)}`);
+  }
+  if (typeof parsed !== 'object' || parsed === null) throw new UsageError('PARAMS_JSON must be a JSON object or array');
+  return parsed as JsonValue;
+}
+
+/** `URL`: an http or https URL. */
+export function parseUrl(text: string | undefined): URL {
+  if (text === undefined) throw new UsageError('call needs a URL and a METHOD');
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new UsageError(`not a URL: ${JSON.stringify(text)}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`the URL must be http or https, got ${JSON.stringify(text)}`);
+  return url;
+}

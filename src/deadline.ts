@@ -1,0 +1,81 @@
+/**
+ * One deadline for a whole exchange: a timer and the caller's signal folded into one signal of
+ * the exchange's own, which every step (fetch, read, wait, resume) is given.
+ *
+ * Why not `AbortSignal.any`: on Node 20 a signal it returns stays registered on its sources until
+ * they are collected, so a long-lived caller signal would gather one per exchange. Here the one
+ * listener added to the caller's signal is removed by {@link Deadline.dispose}.
+ * @module
+ */
+
+/** The longest delay `setTimeout` takes; a longer one would fire at once. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** A running deadline. Call {@link Deadline.dispose} on every exit. */
+export interface Deadline {
+  /** Aborts when the time is up (reason: a `TimeoutError`) or the caller's signal aborts (its reason). */
+  readonly signal: AbortSignal;
+  /** Stops the timer and removes the listener from the caller's signal. Idempotent. */
+  dispose(): void;
+}
+
+/**
+ * Checks a `timeoutMs` option: a number of milliseconds, zero or more, or `Infinity` for none.
+ * @throws RangeError for anything else.
+ */
+export function checkTimeoutMs(timeoutMs: unknown): number {
+  if (typeof timeoutMs === 'number' && timeoutMs >= 0 && !Number.isNaN(timeoutMs)) return timeoutMs;
+  throw new RangeError(`timeoutMs must be a number of milliseconds (0 or more) or Infinity, got ${String(timeoutMs)}`);
+}
+
+/** Starts a deadline of `timeoutMs` (`Infinity` for none) that also follows `callerSignal`. */
+export function startDeadline(timeoutMs: number, callerSignal: AbortSignal | undefined): Deadline {
+  const controller = new AbortController();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const onCallerAbort = (): void => controller.abort(callerSignal?.reason);
+
+  const arm = (left: number): void => {
+    // Delays past the timer's range are waited for in steps.
+    timer = setTimeout(() => {
+      if (left > MAX_TIMER_MS) arm(left - MAX_TIMER_MS);
+      else controller.abort(new DOMException(`the exchange did not finish within ${timeoutMs} ms`, 'TimeoutError'));
+    }, Math.min(left, MAX_TIMER_MS));
+  };
+
+  if (callerSignal?.aborted) controller.abort(callerSignal.reason);
+  else {
+    callerSignal?.addEventListener('abort', onCallerAbort, { once: true });
+    if (timeoutMs !== Infinity) arm(timeoutMs);
+  }
+
+  return {
+    signal: controller.signal,
+    dispose(): void {
+      if (timer !== undefined) clearTimeout(timer);
+      timer = undefined;
+      callerSignal?.removeEventListener('abort', onCallerAbort);
+    },
+  };
+}
+
+/**
+ * Waits `ms` milliseconds, or until `signal` aborts (then rejects with its reason). Removes its
+ * listener either way.
+ */
+export function wait(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) {
+      reject(signal.reason);
+      return;
+    }
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, Math.min(ms, MAX_TIMER_MS));
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}

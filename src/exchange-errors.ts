@@ -1,0 +1,110 @@
+/**
+ * The errors an exchange makes itself, around the ones `readAnswer` makes from a body: an abort
+ * or timeout before a body is read, a request that failed to send, a status outside 2xx, and
+ * totals over the bodies of a resumed answer.
+ * @module
+ */
+
+import { AnswerError, type AnswerDetail, type AnswerErrorCode } from './errors.js';
+import type { JsonRpcResponse } from './json-rpc.js';
+
+/** What had been read before any body: nothing. */
+export function emptyDetail(maxBytes: number, contentType: string | null = null): AnswerDetail {
+  return { contentType, bytesRead: 0, maxBytes, events: 0, messages: 0, ignored: 0, lastEventId: '', retry: undefined };
+}
+
+/**
+ * The error for an aborted exchange: `timeout` when the reason is a `TimeoutError` (the deadline's
+ * own, or `AbortSignal.timeout`'s), `aborted` otherwise — the rule `readAnswer` follows.
+ */
+export function abortedError(signal: AbortSignal, detail: AnswerDetail): AnswerError {
+  const reason: unknown = signal.reason;
+  const timedOut = typeof reason === 'object' && reason !== null && (reason as { name?: unknown }).name === 'TimeoutError';
+  const code: AnswerErrorCode = timedOut ? 'timeout' : 'aborted';
+  const message = timedOut ? 'the exchange timed out' : `the exchange was aborted: ${describe(reason)}`;
+  return new AnswerError(code, message, detail, { cause: reason });
+}
+
+/** A request that could not be sent or whose response never came (refused, reset, DNS): `stream_failed`. */
+export function requestFailedError(method: string, error: unknown, detail: AnswerDetail): AnswerError {
+  return new AnswerError('stream_failed', `the ${method} request failed: ${describe(error)}`, detail, { cause: error });
+}
+
+/** `http_status`: the server answered outside 2xx; `answer` is the JSON-RPC error it sent, if any. */
+export function httpStatusError(
+  response: Response,
+  detail: AnswerDetail,
+  answer: JsonRpcResponse | undefined,
+  cause?: unknown,
+): AnswerError {
+  const text = response.statusText === '' ? '' : ` ${response.statusText}`;
+  const said = answer === undefined ? '' : `: ${describeRpcError(answer['error'])}`;
+  return new AnswerError(
+    'http_status',
+    `the server answered HTTP ${response.status}${text}${said}`,
+    { ...detail, status: response.status, answer },
+    cause === undefined ? {} : { cause },
+  );
+}
+
+/** The counts of the bodies read so far for one answer. */
+export interface BodyTotals {
+  /** Bytes read. */
+  readonly bytesRead: number;
+  /** Events dispatched. */
+  readonly events: number;
+  /** Messages passed over. */
+  readonly messages: number;
+  /** Events that were not messages. */
+  readonly ignored: number;
+}
+
+/** No body read yet. */
+export const NO_BODIES: BodyTotals = { bytesRead: 0, events: 0, messages: 0, ignored: 0 };
+
+/** The totals with one more body's detail added. */
+export function addBody(totals: BodyTotals, detail: AnswerDetail): BodyTotals {
+  return {
+    bytesRead: totals.bytesRead + detail.bytesRead,
+    events: totals.events + detail.events,
+    messages: totals.messages + detail.messages,
+    ignored: totals.ignored + detail.ignored,
+  };
+}
+
+/**
+ * An error from the last of several bodies, restated over all of them: counts summed, the cap
+ * the caller set, and for `malformed_answer` the reason over every body (`no_response` once any
+ * message came). `note` says how the resumption ended.
+ */
+export function overBodies(error: AnswerError, totals: BodyTotals, maxBytes: number, note: string): AnswerError {
+  const detail: AnswerDetail = { ...error.detail, ...totals, maxBytes };
+  const reason = error.reason === 'no_message' && totals.messages > 0 ? 'no_response' : error.reason;
+  const base =
+    error.code === 'budget_exceeded'
+      ? `the answer's bodies went past maxBytes (${maxBytes} bytes) before the answer was complete`
+      : error.message;
+  return new AnswerError(error.code, `${base} (${note})`, detail, { reason, cause: error.cause });
+}
+
+function describeRpcError(error: unknown): string {
+  if (typeof error === 'object' && error !== null) {
+    const { code, message } = error as { code?: unknown; message?: unknown };
+    if (typeof message === 'string') return typeof code === 'number' ? `${message} (JSON-RPC error ${code})` : message;
+  }
+  return 'a JSON-RPC error';
+}
+
+/** An error, abort reason or stray value, for a message: an Error by its name and message. */
+export function describe(value: unknown): string {
+  if (value instanceof Error) {
+    const own = value.message === '' ? value.name : `${value.name}: ${value.message}`;
+    // fetch's "fetch failed" says little; its cause (ECONNREFUSED, …) says what happened.
+    const cause: unknown = value.cause;
+    return cause instanceof Error && cause.message !== '' ? `${own} (${cause.message})` : own;
+  }
+  if (typeof value === 'string') return value;
+  if (value === undefined || value === null) return String(value);
+  if (typeof value === 'object') return Object.prototype.toString.call(value);
+  return String(value);
+}

@@ -1,0 +1,201 @@
+/**
+ * `postJsonRpc`: one JSON-RPC exchange over MCP Streamable HTTP — the POST, the status, the
+ * answer (read by `readAnswer`), and its resumption — under one deadline and one byte cap.
+ * @module
+ */
+
+import { checkMaxBytes, DEFAULT_MAX_BYTES } from './budget.js';
+import { checkTimeoutMs, startDeadline } from './deadline.js';
+import { AnswerError, isAnswerError } from './errors.js';
+import { abortedError, emptyDetail, httpStatusError, requestFailedError } from './exchange-errors.js';
+import type { JsonRpcMessage, JsonRpcRequestId, JsonRpcResponse } from './json-rpc.js';
+import { ACCEPT, readAnswer } from './read-answer.js';
+import { readResumable } from './resume.js';
+
+/** The `fetch` an exchange uses: the global one, or any function with its shape. */
+export type FetchFunction = (input: string | URL, init: RequestInit) => Promise<Response>;
+
+/** Options for {@link postJsonRpc}. */
+export interface PostJsonRpcOptions {
+  /** The `fetch` to use; default the global `fetch`. */
+  readonly fetch?: FetchFunction | undefined;
+  /**
+   * Headers sent with the POST and with any GET that resumes it: `Mcp-Session-Id`,
+   * `MCP-Protocol-Version`, `Authorization`, …. `Accept` and `Content-Type` are set by the exchange.
+   */
+  readonly headers?: HeadersInit | undefined;
+  /**
+   * The deadline for the whole exchange — connecting, headers, body, any resumption — in
+   * milliseconds: default 30 000; `Infinity` for none. When it passes the error is `timeout`.
+   */
+  readonly timeoutMs?: number | undefined;
+  /**
+   * Ends the exchange when aborted: the error is `aborted` (or `timeout` when the reason is a
+   * `TimeoutError`). One listener is added to it for the exchange and removed when it ends.
+   */
+  readonly signal?: AbortSignal | undefined;
+  /** The cap on body bytes read, over all resumed bodies: default 16 MiB; `Infinity` for none. */
+  readonly maxBytes?: number | undefined;
+  /** Called with every message passed over, in order, as `readAnswer`'s `onMessage` is. */
+  readonly onMessage?: ((message: JsonRpcMessage) => void) | undefined;
+  /**
+   * Whether an event stream that ends without the answer after an event id is resumed with a
+   * GET carrying `Last-Event-ID` (MCP 2025-11-25). Default `true`.
+   */
+  readonly resume?: boolean | undefined;
+}
+
+/** What {@link postJsonRpc} resolves with. */
+export interface PostJsonRpcResult {
+  /**
+   * The answer to a request, exactly as parsed (a result or an error response); `undefined` for
+   * a notification or a response the server accepted.
+   */
+  readonly answer: JsonRpcResponse | undefined;
+  /** The HTTP status of the POST. */
+  readonly status: number;
+  /** The POST's response headers: `Mcp-Session-Id` is there after an `initialize`. */
+  readonly headers: Headers;
+}
+
+/** The default deadline of an exchange: 30 seconds. */
+export const DEFAULT_TIMEOUT_MS = 30_000;
+
+/**
+ * Sends one JSON-RPC message and reads its answer, holding no stream afterwards.
+ *
+ * - POSTs `message` as JSON with `Accept: application/json, text/event-stream`.
+ * - A request (a message with `method` and `id`) is answered by the response with its id, read
+ *   as `readAnswer` reads it. A 2xx JSON-RPC error response resolves like any answer.
+ * - A notification or a response is done once the server accepts it (2xx); its body is not read.
+ * - A status outside 2xx is an `http_status` {@link AnswerError}; `detail.answer` holds the
+ *   JSON-RPC error the server sent with it, read within the cap and the deadline.
+ * - An event stream that ends without the answer, after an event id, is resumed (see
+ *   {@link PostJsonRpcOptions.resume}).
+ *
+ * @throws {@link AnswerError} for a failed exchange; `TypeError`/`RangeError` for bad arguments.
+ *   Whatever `onMessage` throws is rethrown as it is.
+ */
+export async function postJsonRpc(url: string | URL, message: object, options: PostJsonRpcOptions = {}): Promise<PostJsonRpcResult> {
+  const checked = checkOptions(url, message, options);
+  const body = JSON.stringify(message);
+  const requestId = requestIdOf(message);
+  const headers = new Headers(checked.headers);
+  headers.set('accept', ACCEPT);
+  headers.set('content-type', 'application/json');
+
+  const deadline = startDeadline(checked.timeoutMs, checked.signal);
+  const { signal } = deadline;
+  try {
+    if (signal.aborted) throw abortedError(signal, emptyDetail(checked.maxBytes));
+    let response: Response;
+    try {
+      const send = checked.fetch; // called unbound, as a browser's fetch must be
+      response = await send(url, { method: 'POST', headers, body, signal });
+    } catch (error) {
+      if (signal.aborted) throw abortedError(signal, emptyDetail(checked.maxBytes));
+      throw requestFailedError('POST', error, emptyDetail(checked.maxBytes));
+    }
+    const { status } = response;
+    if (status < 200 || status > 299) throw await statusError(response, requestId, checked.maxBytes, signal);
+    if (requestId === undefined || status === 202 || status === 204) {
+      void response.body?.cancel().catch(() => undefined);
+      if (requestId !== undefined) {
+        throw new AnswerError(
+          'malformed_answer',
+          `the server accepted the request with HTTP ${status} and sent no answer`,
+          emptyDetail(checked.maxBytes, response.headers.get('content-type')),
+          { reason: 'no_message' },
+        );
+      }
+      return { answer: undefined, status, headers: response.headers };
+    }
+    const answer = await readResumable(response, {
+      fetch: checked.fetch,
+      url,
+      headers: new Headers(checked.headers),
+      requestId,
+      maxBytes: checked.maxBytes,
+      signal,
+      onMessage: checked.onMessage,
+      resume: checked.resume,
+    });
+    return { answer, status, headers: response.headers };
+  } finally {
+    deadline.dispose();
+  }
+}
+
+/** The `http_status` error for `response`, with the JSON-RPC error its body carries, if any. */
+async function statusError(
+  response: Response,
+  requestId: JsonRpcRequestId | undefined,
+  maxBytes: number,
+  signal: AbortSignal,
+): Promise<AnswerError> {
+  let bytesRead = 0;
+  const counted =
+    response.body === null
+      ? null
+      : response.body.pipeThrough(
+          new TransformStream<Uint8Array, Uint8Array>({
+            transform(chunk, controller) {
+              bytesRead += chunk.byteLength;
+              controller.enqueue(chunk);
+            },
+          }),
+        );
+  const contentType = response.headers.get('content-type');
+  const detail = () => ({ ...emptyDetail(maxBytes, contentType), bytesRead });
+  try {
+    const answer = await readAnswer(new Response(counted, { headers: response.headers }), { requestId, maxBytes, signal });
+    return httpStatusError(response, detail(), Object.prototype.hasOwnProperty.call(answer, 'error') ? answer : undefined);
+  } catch (error) {
+    if (isAnswerError(error) && (error.code === 'aborted' || error.code === 'timeout')) throw error;
+    return httpStatusError(response, isAnswerError(error) ? { ...error.detail, bytesRead } : detail(), undefined, error);
+  }
+}
+
+/** The id of a request: a message with a string `method` and a string or number `id`. */
+function requestIdOf(message: object): JsonRpcRequestId | undefined {
+  const { method, id } = message as { method?: unknown; id?: unknown };
+  if (typeof method !== 'string') return undefined;
+  return typeof id === 'string' || typeof id === 'number' ? id : undefined;
+}
+
+interface CheckedOptions {
+  readonly fetch: FetchFunction;
+  readonly headers: HeadersInit | undefined;
+  readonly timeoutMs: number;
+  readonly signal: AbortSignal | undefined;
+  readonly maxBytes: number;
+  readonly onMessage: ((message: JsonRpcMessage) => void) | undefined;
+  readonly resume: boolean;
+}
+
+function checkOptions(url: unknown, message: unknown, options: PostJsonRpcOptions): CheckedOptions {
+  if (typeof url !== 'string' && !(url instanceof URL)) throw new TypeError('postJsonRpc: url must be a string or a URL');
+  if (typeof message !== 'object' || message === null || Array.isArray(message)) {
+    throw new TypeError('postJsonRpc: message must be a JSON-RPC message object');
+  }
+  if (typeof options !== 'object' || options === null) throw new TypeError('postJsonRpc: options must be an object');
+  if (options.fetch !== undefined && typeof options.fetch !== 'function') throw new TypeError('postJsonRpc: fetch must be a function');
+  if (options.fetch === undefined && typeof globalThis.fetch !== 'function') throw new TypeError('postJsonRpc: there is no global fetch; pass options.fetch');
+  // The global fetch is called as a plain function: browsers refuse it as another object's method.
+  const fetchFn: FetchFunction = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  const { signal, onMessage, resume } = options;
+  if (signal !== undefined && (typeof signal !== 'object' || signal === null || typeof signal.addEventListener !== 'function')) {
+    throw new TypeError('postJsonRpc: signal must be an AbortSignal');
+  }
+  if (onMessage !== undefined && typeof onMessage !== 'function') throw new TypeError('postJsonRpc: onMessage must be a function');
+  if (resume !== undefined && typeof resume !== 'boolean') throw new TypeError('postJsonRpc: resume must be a boolean');
+  return {
+    fetch: fetchFn,
+    headers: options.headers,
+    timeoutMs: options.timeoutMs === undefined ? DEFAULT_TIMEOUT_MS : checkTimeoutMs(options.timeoutMs),
+    signal,
+    maxBytes: options.maxBytes === undefined ? DEFAULT_MAX_BYTES : checkMaxBytes(options.maxBytes),
+    onMessage,
+    resume: resume ?? true,
+  };
+}

@@ -1,0 +1,115 @@
+/**
+ * Reading one answer across resumed event streams (MCP 2025-11-25): a server may close the
+ * stream of a POST after its priming event and deliver the answer later, to a GET that carries
+ * `Last-Event-ID`. Every body is read by `readAnswer`, with the byte budget that is left.
+ * @module
+ */
+
+import { mimeEssence } from './content-type.js';
+import { wait } from './deadline.js';
+import { AnswerError, isAnswerError } from './errors.js';
+import { abortedError, addBody, emptyDetail, NO_BODIES, overBodies, type BodyTotals } from './exchange-errors.js';
+import type { JsonRpcMessage, JsonRpcRequestId, JsonRpcResponse } from './json-rpc.js';
+import { readAnswer } from './read-answer.js';
+
+/** How long to wait before resuming when the stream set no `retry`. */
+export const DEFAULT_RETRY_MS = 1000;
+
+/** Resumptions in a row that may bring no new event id before the exchange gives up. */
+export const MAX_RESUMPTIONS_WITHOUT_PROGRESS = 3;
+
+/** What reading a resumable answer needs. */
+export interface ResumableRead {
+  /** The fetch to resume with. */
+  readonly fetch: (input: string | URL, init: RequestInit) => Promise<Response>;
+  /** The exchange's URL. */
+  readonly url: string | URL;
+  /** The caller's headers, sent again on every GET. */
+  readonly headers: Headers;
+  /** The request the answer is for. */
+  readonly requestId: JsonRpcRequestId;
+  /** The cap over all bodies. */
+  readonly maxBytes: number;
+  /** The exchange's deadline. */
+  readonly signal: AbortSignal;
+  /** Passed-over messages, from every body, in order. */
+  readonly onMessage: ((message: JsonRpcMessage) => void) | undefined;
+  /** Whether to resume at all. */
+  readonly resume: boolean;
+}
+
+/**
+ * Reads the answer from `response`; when an event-stream body ends without it after an event id,
+ * waits the stream's `retry`, GETs the stream from that id, and reads on — while each resumption
+ * brings a new event id, and a few times more without one.
+ */
+export async function readResumable(response: Response, read: ResumableRead): Promise<JsonRpcResponse> {
+  let totals = NO_BODIES;
+  let lastEventId = '';
+  let retry: number | undefined;
+  let resumptions = 0;
+  let stalled = 0;
+
+  for (;;) {
+    let error: AnswerError;
+    try {
+      return await readAnswer(response, {
+        requestId: read.requestId,
+        maxBytes: read.maxBytes - totals.bytesRead,
+        signal: read.signal,
+        onMessage: read.onMessage,
+      });
+    } catch (thrown) {
+      if (!isAnswerError(thrown)) throw thrown;
+      error = thrown;
+    }
+    totals = addBody(totals, error.detail);
+    const restated = (note: string): AnswerError =>
+      resumptions === 0 ? error : overBodies(error, totals, read.maxBytes, `${note} after ${resumptions} resumption${resumptions === 1 ? '' : 's'}`);
+
+    const endedWithoutAnswer =
+      error.code === 'malformed_answer' &&
+      (error.reason === 'no_message' || error.reason === 'no_response') &&
+      mimeEssence(error.detail.contentType) === 'text/event-stream';
+    if (!endedWithoutAnswer || !read.resume) throw restated('ended');
+
+    const newId = error.detail.lastEventId;
+    if (newId !== '' && newId !== lastEventId) {
+      lastEventId = newId;
+      stalled = 0;
+    } else if (resumptions > 0) {
+      stalled += 1;
+    }
+    if (lastEventId === '') throw restated('no event id to resume from');
+    if (stalled >= MAX_RESUMPTIONS_WITHOUT_PROGRESS) throw restated('gave up: no new event id');
+    retry = error.detail.retry ?? retry;
+
+    try {
+      await wait(retry ?? DEFAULT_RETRY_MS, read.signal);
+    } catch {
+      throw abortedError(read.signal, { ...error.detail, ...totals, maxBytes: read.maxBytes });
+    }
+    const next = await reconnect(read, lastEventId, totals);
+    if (next === undefined) throw restated('the server refused to resume the stream');
+    response = next;
+    resumptions += 1;
+  }
+}
+
+/** GETs the stream from `lastEventId`; `undefined` when the server does not offer it as an event stream. */
+async function reconnect(read: ResumableRead, lastEventId: string, totals: BodyTotals): Promise<Response | undefined> {
+  const headers = new Headers(read.headers);
+  headers.set('accept', 'text/event-stream');
+  headers.set('last-event-id', lastEventId);
+  let response: Response;
+  try {
+    const get = read.fetch; // called unbound, as a browser's fetch must be
+    response = await get(read.url, { method: 'GET', headers, signal: read.signal });
+  } catch {
+    if (read.signal.aborted) throw abortedError(read.signal, { ...emptyDetail(read.maxBytes), ...totals });
+    return undefined; // a failed GET ends the resumption like a refused one
+  }
+  if (response.ok && mimeEssence(response.headers.get('content-type')) === 'text/event-stream') return response;
+  void response.body?.cancel().catch(() => undefined);
+  return undefined;
+}
