@@ -22,13 +22,27 @@ const RUNTIMES = {
   'node-require': () => runEntry(process.execPath, [join(entries, 'node-require.cjs')], { ...options, cwd: root }),
   chromium: () => runChromium(options),
   workerd: () => runWorkerd(options),
-  deno: () => runEntry(bin('deno'), ['run', '--no-prompt', '--no-lock', join(entries, 'import.mjs')], { ...options, cwd: root, env: quiet }),
-  bun: () => runEntry(bin('bun'), [join(entries, 'import.mjs')], { ...options, cwd: root, env: quiet }),
+  deno: () => runEntry(denoBinary(), ['run', '--no-prompt', '--no-lock', join(entries, 'import.mjs')], { ...options, cwd: root, env: quiet }),
+  bun: () => runEntry(bunBinary(), [join(entries, 'import.mjs')], { ...options, cwd: root, env: quiet }),
 };
 
-/** The executable an npm package installs in node_modules/.bin. */
-function bin(name) {
-  return join(dirname(require.resolve(`${name}/package.json`)), '..', '.bin', name);
+/**
+ * Deno's executable from its npm package. Its postinstall links the binary in place of a Node
+ * wrapper; without it (scripts not run) `bin.cjs` finds the platform package's binary itself.
+ */
+function denoBinary() {
+  return join(dirname(require.resolve('deno/package.json')), '..', '.bin', 'deno');
+}
+
+/**
+ * Bun's executable from its npm package. Its postinstall moves the platform package's binary in
+ * place of a placeholder that only prints an error; when scripts were not run, the binary is
+ * still in the platform package.
+ */
+function bunBinary() {
+  const arch = process.arch === 'arm64' ? 'aarch64' : process.arch;
+  const platformBinary = join(dirname(require.resolve('bun/package.json')), '..', '@oven', `bun-${process.platform}-${arch}`, 'bin', 'bun');
+  return existsSync(platformBinary) ? platformBinary : join(dirname(require.resolve('bun/package.json')), '..', '.bin', 'bun');
 }
 
 const chosen = process.argv.length > 2 ? process.argv.slice(2) : Object.keys(RUNTIMES);
