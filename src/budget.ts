@@ -10,6 +10,8 @@
  * @module
  */
 
+import { describeValue } from './describe-value.js';
+
 /** The default cap on an answer's body: 16 MiB. */
 export const DEFAULT_MAX_BYTES = 16 * 1024 * 1024;
 
@@ -35,20 +37,25 @@ export interface BudgetResult {
 }
 
 /**
- * Checks a `maxBytes` option: a whole number of bytes, zero or more, or `Infinity` for no cap.
- * @throws RangeError for anything else, naming the value.
+ * The cap a `maxBytes` option sets: `undefined` for the default (16 MiB), a whole number of bytes
+ * (0 or more, of any size), or `Infinity` for no cap.
+ * @throws TypeError for a value that is not a number, RangeError for a number out of range.
  */
 export function checkMaxBytes(maxBytes: unknown): number {
-  if (typeof maxBytes === 'number' && (maxBytes === Infinity || (Number.isSafeInteger(maxBytes) && maxBytes >= 0))) {
-    return maxBytes;
+  if (maxBytes === undefined) return DEFAULT_MAX_BYTES;
+  if (typeof maxBytes !== 'number') {
+    throw new TypeError(`maxBytes must be a number of bytes, got ${describeValue(maxBytes)}`);
   }
-  throw new RangeError(
-    `maxBytes must be a whole number of bytes (0 or more) or Infinity, got ${describeValue(maxBytes)}`,
-  );
+  if (maxBytes === Infinity || (Number.isInteger(maxBytes) && maxBytes >= 0)) return maxBytes;
+  throw new RangeError(`maxBytes must be a whole number of bytes (0 or more) or Infinity, got ${describeValue(maxBytes)}`);
 }
 
-/** The state that begins guarding a body of at most `maxBytes` bytes (default 16 MiB). */
-export function budgetStart(maxBytes: number = DEFAULT_MAX_BYTES): BudgetState {
+/**
+ * The state that begins guarding a body of at most `maxBytes` bytes (default 16 MiB).
+ * @throws TypeError for a `maxBytes` that is not a number, RangeError for one that is not a whole
+ *   number of bytes (0 or more) or `Infinity`.
+ */
+export function budgetStart(maxBytes?: number): BudgetState {
   return { maxBytes: checkMaxBytes(maxBytes), bytes: 0 };
 }
 
@@ -59,11 +66,4 @@ export function budget(state: BudgetState, chunk: Uint8Array): BudgetResult {
   if (bytes <= state.maxBytes) return { state: next, chunk, exceeded: false };
   const room = state.bytes < state.maxBytes ? state.maxBytes - state.bytes : 0;
   return { state: next, chunk: chunk.subarray(0, room), exceeded: true };
-}
-
-/** A bad option value, for the error that names it: strings quoted, objects by their type. */
-function describeValue(value: unknown): string {
-  if (typeof value === 'string') return JSON.stringify(value);
-  if (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean') return String(value);
-  return value === null ? 'null' : typeof value;
 }

@@ -4,8 +4,9 @@
  *
  * The pipeline, one file a stage: the SSE scanner (`scanner.ts`, over `utf8.ts`), the response
  * selector (`selector.ts`, over `parse-json.ts`), the byte-budget guard (`budget.ts`), their
- * composition into the answer reducer (`answer.ts`), and the driver over a fetch `Response`
- * (`read-answer.ts`).
+ * composition into the answer reducer (`answer.ts`), and the driver over a body or a fetch
+ * `Response` (`read-answer.ts`, pulling through `chunk-source.ts`). The adapters move chunks into
+ * the same reducers: `scanEvents` (`scan-events.ts`) and `SseEventStream` (`sse-event-stream.ts`).
  * Everything here uses web-platform globals only.
  * @packageDocumentation
  */
@@ -39,8 +40,13 @@ export type {
   AnswerState,
 } from './answer.js';
 
-export { ACCEPT, readAnswer } from './read-answer.js';
-export type { ReadAnswerOptions } from './read-answer.js';
+export { ACCEPT, readAnswer, readAnswerBody } from './read-answer.js';
+export type { ReadAnswerOptions } from './read-options.js';
+
+export { scanEvents } from './scan-events.js';
+export type { ScanEventsOptions } from './scan-events.js';
+export { SseEventStream } from './sse-event-stream.js';
+export type { SseEventStreamOptions } from './sse-event-stream.js';
 
 export { AnswerError, isAnswerError } from './errors.js';
 export type { AnswerDetail, AnswerErrorCode, AnswerErrorOptions, MalformedReason, NoAnswerReason } from './errors.js';

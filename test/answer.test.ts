@@ -16,9 +16,14 @@ describe('answerStart', () => {
     expect(answerStart({ format: 'json', maxBytes: Infinity }).budget.maxBytes).toBe(Infinity);
   });
 
-  test.each([[-1], [1.5], [NaN], ['10']])('a bad maxBytes %s is a RangeError', (bad) => {
-    expect(() => answerStart({ format: 'json', maxBytes: bad as never })).toThrow(RangeError);
-    expect(() => answerStart({ format: 'event-stream', maxBytes: bad as never })).toThrow(RangeError);
+  test.each([
+    [-1, RangeError],
+    [1.5, RangeError],
+    [NaN, RangeError],
+    ['10', TypeError],
+  ])('a bad maxBytes %s is a %o', (bad, type) => {
+    expect(() => answerStart({ format: 'json', maxBytes: bad as never })).toThrow(type);
+    expect(() => answerStart({ format: 'event-stream', maxBytes: bad as never })).toThrow(type);
   });
 });
 

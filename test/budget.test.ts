@@ -9,20 +9,31 @@ describe('budgetStart', () => {
     expect(budgetStart()).toStrictEqual({ maxBytes: 16777216, bytes: 0 });
   });
 
-  test('accepts 0, whole numbers and Infinity', () => {
-    expect(budgetStart(0)).toStrictEqual({ maxBytes: 0, bytes: 0 });
-    expect(budgetStart(10)).toStrictEqual({ maxBytes: 10, bytes: 0 });
-    expect(budgetStart(Infinity)).toStrictEqual({ maxBytes: Infinity, bytes: 0 });
-    expect(budgetStart(Number.MAX_SAFE_INTEGER).maxBytes).toBe(Number.MAX_SAFE_INTEGER);
+  test.each([[0], [10], [Infinity], [Number.MAX_SAFE_INTEGER], [2 ** 53], [2 ** 60]])('accepts %s bytes: 0, any whole number, Infinity', (maxBytes) => {
+    expect(budgetStart(maxBytes)).toStrictEqual({ maxBytes, bytes: 0 });
   });
 
-  test.each([[-1], [1.5], [NaN], ['10'], [-Infinity], [null], [2 ** 53]])('rejects %s with a RangeError', (bad) => {
-    expect(() => budgetStart(bad as never)).toThrow(RangeError);
+  test.each([[-1], [1.5], [NaN], [-Infinity], [-(2 ** 53)]])('rejects the number %s with a RangeError naming it', (bad) => {
+    expect(() => budgetStart(bad)).toThrow(RangeError);
+    expect(() => budgetStart(bad)).toThrow(String(bad));
   });
 
-  test('the RangeError names the value', () => {
-    expect(() => budgetStart('10' as never)).toThrow(/"10"/);
-    expect(() => budgetStart(-1)).toThrow(/-1/);
+  test.each([['10', '"10"'], [null, 'null'], [10n, '10'], [{}, '[object Object]'], [true, 'true']])(
+    'rejects %s, not a number, with a TypeError naming it',
+    (bad, named) => {
+      expect(() => budgetStart(bad as never)).toThrow(TypeError);
+      expect(() => budgetStart(bad as never)).toThrow(named);
+    },
+  );
+
+  test('the error quotes at most a short prefix of a long value', () => {
+    let message = '';
+    try {
+      budgetStart('9'.repeat(1 << 20) as never);
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toMatch(/^maxBytes must be a number of bytes, got "9{64}…"$/);
   });
 });
 

@@ -632,10 +632,11 @@ describe('over real HTTP (node:http server, fetch client)', () => {
 });
 
 describe('arguments', () => {
-  test('a bad maxBytes is a RangeError', async () => {
-    for (const maxBytes of [-1, 1.5, NaN, '10']) {
-      await expect(readAnswer(sseResponse([ANSWER]).response, { maxBytes: maxBytes as never })).rejects.toThrow(RangeError);
+  test('a maxBytes out of range is a RangeError; one that is not a number a TypeError', async () => {
+    for (const maxBytes of [-1, 1.5, NaN]) {
+      await expect(readAnswer(sseResponse([ANSWER]).response, { maxBytes })).rejects.toThrow(RangeError);
     }
+    await expect(readAnswer(sseResponse([ANSWER]).response, { maxBytes: '10' as never })).rejects.toThrow(TypeError);
   });
 
   test('a body already read is a TypeError', async () => {

@@ -1,0 +1,89 @@
+/**
+ * `scanEvents`: the scanner as an async iterable over a body. It only moves chunks into `scan`
+ * and events out; every rule of the event stream is the scanner's.
+ * @module
+ */
+
+import { abortReason, isAborted, isAbortSignal } from './abort-watch.js';
+import { isByteSource, openChunks } from './chunk-source.js';
+import { describeValue } from './describe-value.js';
+import { scan, scanEnd, scanStart, type SseEvent } from './scanner.js';
+
+/** Options for {@link scanEvents}. */
+export interface ScanEventsOptions {
+  /**
+   * Stops the loop when aborted: the source is released at once and the loop throws the
+   * signal's reason (as `signal.throwIfAborted()` would).
+   */
+  readonly signal?: AbortSignal | undefined;
+  /** At the source's end, dispatch an event not yet closed by a blank line (as `scanEnd`). */
+  readonly dispatchIncomplete?: boolean | undefined;
+}
+
+/**
+ * The server-sent events of `source`, in order, as an async iterable:
+ * `for await (const event of scanEvents(response.body)) …`.
+ *
+ * The source is read only while the loop runs. Breaking out of the loop, throwing in it, or an
+ * abort of `signal` releases the source: a stream is cancelled, an iterator returned, and a
+ * source with a `destroy()` method (a Node stream) destroyed. An error of the source reaches the
+ * loop as it is; a chunk that is not a `Uint8Array` is a `TypeError` there.
+ *
+ * @param source A web `ReadableStream` of bytes, or any async iterable of `Uint8Array` (Node's
+ *   `http.IncomingMessage`, undici's `request()` body).
+ * @throws TypeError at once for a source or an option of the wrong type.
+ */
+export function scanEvents(
+  source: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>,
+  options: ScanEventsOptions = {},
+): AsyncGenerator<SseEvent, void, undefined> {
+  if (!isByteSource(source)) {
+    throw new TypeError(`source must be a ReadableStream or an async iterable of Uint8Array, got ${describeValue(source)}`);
+  }
+  if (typeof options !== 'object' || options === null) throw new TypeError(`options must be an object, got ${describeValue(options)}`);
+  const { signal, dispatchIncomplete } = options;
+  if (signal !== undefined && !isAbortSignal(signal)) throw new TypeError(`signal must be an AbortSignal, got ${describeValue(signal)}`);
+  if (dispatchIncomplete !== undefined && typeof dispatchIncomplete !== 'boolean') {
+    throw new TypeError(`dispatchIncomplete must be a boolean, got ${describeValue(dispatchIncomplete)}`);
+  }
+  return events(source, signal, dispatchIncomplete === true);
+}
+
+async function* events(
+  source: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>,
+  signal: AbortSignal | undefined,
+  dispatchIncomplete: boolean,
+): AsyncGenerator<SseEvent, void, undefined> {
+  const chunks = openChunks(source, signal);
+  let reason: unknown; // the source is released with the abort's reason
+  let state = scanStart();
+  /** Throws the abort's reason if the signal has aborted; the source is released with it. */
+  const checkSignal = (): void => {
+    if (signal === undefined || !isAborted(signal)) return;
+    reason = abortReason(signal);
+    throw reason;
+  };
+  try {
+    for (;;) {
+      checkSignal();
+      let chunk: Uint8Array | undefined;
+      try {
+        chunk = await chunks.next();
+      } catch (error) {
+        checkSignal(); // a body fetched with the same signal fails with its reason first
+        throw error;
+      }
+      checkSignal(); // an end forced by the abort is not the source's end
+      const scanned = chunk === undefined ? scanEnd(state, { dispatchIncomplete }) : scan(state, chunk);
+      state = scanned.state;
+      // Checked before every event, not only every read: the loop body may abort the signal.
+      for (const event of scanned.events) {
+        checkSignal();
+        yield event;
+      }
+      if (chunk === undefined) return;
+    }
+  } finally {
+    chunks.close(reason);
+  }
+}

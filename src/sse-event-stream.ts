@@ -1,0 +1,71 @@
+/**
+ * `SseEventStream`: the scanner as a transform stream, in the style of `TextDecoderStream` —
+ * an object with a `readable` and a `writable` side, made in the constructor. It only moves
+ * chunks into `scan` and events out; every rule of the event stream is the scanner's.
+ *
+ * Why not `extends TransformStream`: a class that extends a global at module level is code that
+ * runs at import, so bundlers keep it in every bundle of the package; this class is dropped from
+ * a bundle that does not use it, and importing the package needs no `TransformStream`.
+ * @module
+ */
+
+import { checkChunk } from './chunk-source.js';
+import { describeValue } from './describe-value.js';
+import { scan, scanEnd, scanStart, type ScanState, type SseEvent } from './scanner.js';
+
+/** Options for {@link SseEventStream}. */
+export interface SseEventStreamOptions {
+  /** At the end of the input, dispatch an event not yet closed by a blank line (as `scanEnd`). */
+  readonly dispatchIncomplete?: boolean | undefined;
+}
+
+/**
+ * A `TransformStream<Uint8Array, SseEvent>`: bytes in, server-sent events out.
+ *
+ * ```ts
+ * const events = response.body.pipeThrough(new SseEventStream());
+ * ```
+ *
+ * A chunk that is not a `Uint8Array` errors the stream with a `TypeError`. Like
+ * `TextDecoderStream`, it is a readable/writable pair, not a `TransformStream` instance.
+ */
+export class SseEventStream implements TransformStream<Uint8Array, SseEvent> {
+  /** The events, in stream order. */
+  readonly readable: ReadableStream<SseEvent>;
+  /** The bytes of the event stream. */
+  readonly writable: WritableStream<Uint8Array>;
+  #state: ScanState = scanStart();
+
+  /** @throws TypeError for an option of the wrong type. */
+  constructor(options: SseEventStreamOptions = {}) {
+    if (typeof options !== 'object' || options === null) throw new TypeError(`options must be an object, got ${describeValue(options)}`);
+    const { dispatchIncomplete } = options;
+    if (dispatchIncomplete !== undefined && typeof dispatchIncomplete !== 'boolean') {
+      throw new TypeError(`dispatchIncomplete must be a boolean, got ${describeValue(dispatchIncomplete)}`);
+    }
+    const transform = new TransformStream<Uint8Array, SseEvent>({
+      transform: (chunk, controller) => {
+        const scanned = scan(this.#state, checkChunk(chunk));
+        this.#state = scanned.state;
+        for (const event of scanned.events) controller.enqueue(event);
+      },
+      flush: (controller) => {
+        const scanned = scanEnd(this.#state, { dispatchIncomplete: dispatchIncomplete === true });
+        this.#state = scanned.state;
+        for (const event of scanned.events) controller.enqueue(event);
+      },
+    });
+    this.readable = transform.readable;
+    this.writable = transform.writable;
+  }
+
+  /** The stream's last event ID string so far; after the end, the final one. */
+  get lastEventId(): string {
+    return this.#state.lastEventId;
+  }
+
+  /** The last valid `retry` the stream set, in milliseconds; after the end, the final one. */
+  get retry(): number | undefined {
+    return this.#state.retry;
+  }
+}

@@ -1,0 +1,48 @@
+// The adapters stay out of a bundle that does not use them. Checked with esbuild over the
+// source, ignoring the package's "sideEffects": false and any pure annotation: the code's shape
+// alone must let a bundler drop them (a class extending TransformStream at module level would not).
+import { build } from 'esbuild';
+import { fileURLToPath } from 'node:url';
+import { expect, test } from 'vitest';
+
+const index = fileURLToPath(new URL('../src/index.ts', import.meta.url));
+
+/** The minified-free bundle of a module that imports `names` from the package and uses them. */
+async function bundleOf(names: readonly string[]): Promise<string> {
+  const result = await build({
+    stdin: { contents: `import { ${names.join(', ')} } from ${JSON.stringify(index)};\nglobalThis.used = [${names.join(', ')}];`, resolveDir: '.', loader: 'ts' },
+    bundle: true,
+    write: false,
+    format: 'esm',
+    platform: 'neutral',
+    treeShaking: true,
+    ignoreAnnotations: true,
+    logLevel: 'silent',
+  });
+  return result.outputFiles[0]!.text;
+}
+
+/** What each adapter brings into a bundle: its name, and the platform members only it uses. */
+const ADAPTER_MARKS = ['SseEventStream', 'TransformStream', 'scanEvents', 'readAnswerBody', 'getReader', 'asyncIterator', 'watchAbort', 'WeakMap'];
+
+test('a bundle of the scanner alone carries none of the adapters', async () => {
+  const code = await bundleOf(['scan', 'scanStart', 'scanEnd']);
+  expect(code).toContain('function scan(');
+  for (const mark of ADAPTER_MARKS) expect(code, mark).not.toContain(mark);
+});
+
+test('a bundle of the answer reducer alone carries none of the adapters', async () => {
+  const code = await bundleOf(['answer', 'answerStart', 'answerEnd']);
+  expect(code).toContain('function answer(');
+  for (const mark of ADAPTER_MARKS) expect(code, mark).not.toContain(mark);
+});
+
+test.each([
+  ['SseEventStream', ['TransformStream'], ['getReader', 'readAnswerBody', 'WeakMap']],
+  ['scanEvents', ['getReader', 'asyncIterator'], ['TransformStream', 'readAnswerBody']],
+  ['readAnswerBody', ['getReader', 'asyncIterator', 'WeakMap'], ['TransformStream', 'scanEvents']],
+])('a bundle of %s carries what it uses and not the other adapters', async (name, carried, absent) => {
+  const code = await bundleOf([name]);
+  for (const mark of carried) expect(code, mark).toContain(mark);
+  for (const mark of absent) expect(code, mark).not.toContain(mark);
+});
