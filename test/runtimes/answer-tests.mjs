@@ -1,13 +1,30 @@
-// The answer fixtures as tests: readAnswer over a fetch Response whose body the test controls
-// (and watches: was it cancelled, read to its end, read at all), and the answer reducer over
-// several chunkings of the same body.
+// The answer fixtures as tests: readAnswer over a fetch Response, and readAnswerBody over each
+// shape of body (a web stream, an async iterable, one with `destroy()`), each body controlled and
+// watched by the test (was it released, read to its end, read at all); and the answer reducer
+// over several chunkings of the same body.
 import { chunkings, encode } from './bytes.mjs';
 import { ok, same, show } from './check.mjs';
 import { answerCases } from './fixtures/answer-cases.mjs';
+import { settled, wasDrained, wasReleased, watchedBody } from './sources.mjs';
+
+/** How a case's body is given to the package: readAnswer over a Response, or readAnswerBody. */
+const READERS = [
+  { name: 'readAnswer', shape: 'stream', response: true },
+  { name: 'readAnswerBody (ReadableStream)', shape: 'stream' },
+  { name: 'readAnswerBody (async iterable)', shape: 'iterable' },
+  { name: 'readAnswerBody (async iterable with destroy)', shape: 'destroyable' },
+];
 
 /** Tests for every answer case, run against the package `pkg`. */
 export function answerTests(pkg) {
-  const tests = answerCases.map((kase) => ({ name: `readAnswer: ${kase.name}`, run: () => checkReadAnswer(pkg, kase) }));
+  const tests = [];
+  for (const reader of READERS) {
+    for (const kase of answerCases) {
+      // A used body is a Response's notion.
+      if (kase.usedBody && !reader.response) continue;
+      tests.push({ name: `${reader.name}: ${kase.name}`, run: () => checkRead(pkg, kase, reader) });
+    }
+  }
   for (const kase of answerCases) {
     if (kase.format === undefined || isScenario(kase)) continue;
     tests.push({ name: `answer reducer: ${kase.name}`, run: () => checkReducer(pkg, kase) });
@@ -29,40 +46,12 @@ function chunksOf(kase) {
   return chunks;
 }
 
-/**
- * A body that produces a chunk only when one is read (high-water mark 0), then ends, errors, or
- * goes on forever; `log` says what happened to it.
- */
-function watchedBody(kase) {
+async function checkRead(pkg, kase, reader) {
   const chunks = chunksOf(kase);
-  const log = { pulls: 0, cancelled: false, closed: false };
-  if (chunks === null) return { body: null, log };
   const endless = kase.endless === undefined ? undefined : encode([kase.endless]);
-  const body = new ReadableStream(
-    {
-      pull(controller) {
-        log.pulls++;
-        if (log.pulls <= chunks.length) controller.enqueue(chunks[log.pulls - 1]);
-        else if (endless !== undefined) controller.enqueue(endless.slice());
-        else if (kase.sourceError !== undefined) controller.error(new Error(kase.sourceError));
-        else {
-          log.closed = true;
-          controller.close();
-        }
-      },
-      cancel() {
-        log.cancelled = true;
-      },
-    },
-    { highWaterMark: 0 },
-  );
-  return { body, log };
-}
-
-async function checkReadAnswer(pkg, kase) {
-  const { body, log } = watchedBody(kase);
+  const { body, log } = chunks === null ? { body: null, log: undefined } : watchedBody(reader.shape, chunks, { endless, error: kase.sourceError });
   const headers = kase.contentType === null ? {} : { 'content-type': kase.contentType };
-  const response = new Response(body, { headers });
+  const response = reader.response ? new Response(body, { headers }) : undefined;
   if (kase.usedBody) await response.arrayBuffer();
   const messages = [];
   const controller = new AbortController();
@@ -78,7 +67,8 @@ async function checkReadAnswer(pkg, kase) {
 
   let outcome;
   try {
-    outcome = { answer: await pkg.readAnswer(response, options) };
+    const read = reader.response ? pkg.readAnswer(response, options) : pkg.readAnswerBody(body, kase.contentType, options);
+    outcome = { answer: await read };
   } catch (error) {
     outcome = { error };
   }
@@ -92,9 +82,11 @@ async function checkReadAnswer(pkg, kase) {
   }
   same(messages, kase.messages, 'the messages given to onMessage');
   await settled();
-  if (body !== null && !kase.usedBody) ok(!response.body.locked, 'the body is left locked');
-  if (kase.release === 'cancel') ok(log.cancelled, `the body was not cancelled (${show(log)})`);
-  if (kase.release === 'drain') ok(log.closed && !log.cancelled, `the body was not read to its end (${show(log)})`);
+  if (body === null) return;
+  const stream = reader.response ? response.body : body;
+  if (reader.shape === 'stream' && !kase.usedBody) ok(!stream.locked, 'the body is left locked');
+  if (kase.release === 'cancel') ok(wasReleased(reader.shape, log), `the body was not released (${show(log)})`);
+  if (kase.release === 'drain') ok(wasDrained(log), `the body was not read to its end (${show(log)})`);
   if (kase.pulls !== undefined) same(log.pulls, kase.pulls, 'chunks the body was asked for');
 }
 
@@ -151,12 +143,6 @@ function checkReducer(pkg, kase) {
 
 function expectedAnswer(kase) {
   return typeof kase.answer === 'function' ? kase.answer() : kase.answer;
-}
-
-/** Lets cancellations the driver started without awaiting them reach the source. */
-async function settled() {
-  for (let i = 0; i < 10; i++) await Promise.resolve();
-  await new Promise((resolve) => setTimeout(resolve, 0));
 }
 
 function describeError(error) {

@@ -1,12 +1,28 @@
 // The runtime suite: every fixture test against one copy of the built package, in whatever
 // runtime loaded it. Web-platform JavaScript only, so the same file runs in Node, Chromium,
 // workerd, Deno and Bun; each runtime's entry passes the package in and reports the result.
+import { adapterTests } from './adapter-tests.mjs';
 import { answerTests } from './answer-tests.mjs';
 import { show } from './check.mjs';
 import { scannerTests } from './scanner-tests.mjs';
 
 /** The root exports the suite uses; a missing one fails loudly rather than as a TypeError. */
-const USED = ['scan', 'scanStart', 'scanEnd', 'answer', 'answerStart', 'answerEnd', 'readAnswer', 'AnswerError', 'isAnswerError', 'ACCEPT', 'DEFAULT_MAX_BYTES'];
+const USED = [
+  'scan',
+  'scanStart',
+  'scanEnd',
+  'answer',
+  'answerStart',
+  'answerEnd',
+  'readAnswer',
+  'readAnswerBody',
+  'scanEvents',
+  'SseEventStream',
+  'AnswerError',
+  'isAnswerError',
+  'ACCEPT',
+  'DEFAULT_MAX_BYTES',
+];
 
 /**
  * Runs every test against `pkg` (the package's root module) and returns the counts and the
@@ -17,6 +33,7 @@ export async function runSuite(pkg) {
     { name: 'package: the root exports what the suite uses, with their documented values', run: () => checkExports(pkg) },
     ...scannerTests(pkg),
     ...answerTests(pkg),
+    ...adapterTests(pkg),
   ];
   const failures = [];
   for (const test of tests) {
