@@ -16,6 +16,8 @@ export async function runWorkerd({ root, timeoutMs }) {
     // dist/index.js is an ES module; Miniflare's default rule would take a .js file for CommonJS.
     modulesRules: [{ type: 'ESModule', include: ['**/*.js', '**/*.mjs'] }],
     compatibilityDate: '2026-04-26',
+    // Miniflare would otherwise fetch Request.cf data over the network; the suite does not read it.
+    cf: false,
   });
   try {
     const response = await miniflare.dispatchFetch('http://localhost/', { signal: AbortSignal.timeout(timeoutMs) });
