@@ -26,21 +26,22 @@ export async function runChromium({ root, timeoutMs }) {
   const browser = await chromium.launch({ executablePath: await sparticuz.executablePath(), args: FLAGS, timeout: timeoutMs });
   try {
     const page = await browser.newPage();
-    const errors = [];
-    page.on('pageerror', (error) => errors.push(error.message));
+    // A page error or a file the page cannot load fails the run at once, not at the deadline.
+    let fail;
+    const failed = new Promise((_, reject) => (fail = reject));
+    failed.catch(() => {});
+    page.on('pageerror', (error) => fail(new Error(`the page threw: ${error.message}`)));
     await page.route(`${ORIGIN}/**`, async (route) => {
       const path = normalize(decodeURIComponent(new URL(route.request().url()).pathname)).slice(1);
-      if (!SERVED.some((dir) => path.startsWith(dir + sep))) return route.fulfill({ status: 404 });
-      const body = await readFile(join(root, path)).catch(() => undefined);
-      if (body === undefined) return route.fulfill({ status: 404 });
+      const body = SERVED.some((dir) => path.startsWith(dir + sep)) ? await readFile(join(root, path)).catch(() => undefined) : undefined;
+      if (body === undefined) {
+        fail(new Error(`the page asked for /${path}, which is not served`));
+        return route.fulfill({ status: 404 });
+      }
       return route.fulfill({ status: 200, body, contentType: TYPES[extname(path)] ?? 'application/octet-stream' });
     });
     await page.goto(`${ORIGIN}/test/runtimes/entries/browser.html`);
-    const handle = await page
-      .waitForFunction(() => window.suiteResult, undefined, { timeout: timeoutMs })
-      .catch((error) => {
-        throw new Error(`the page gave no result: ${[error.message, ...errors].join('\n')}`);
-      });
+    const handle = await Promise.race([page.waitForFunction(() => window.suiteResult, undefined, { timeout: timeoutMs }), failed]);
     const result = await handle.jsonValue();
     if (result.error !== undefined) throw new Error(`the suite threw in the page: ${result.error}`);
     return { runtime: `chromium ${browser.version()}`, ...result };
