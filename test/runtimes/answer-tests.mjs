@@ -32,6 +32,7 @@ export function answerTests(pkg) {
   return tests;
 }
 
+/** Cases only a driver can show: aborts, failing or endless bodies, a throwing onMessage, a used body, a bad option. */
 function isScenario(kase) {
   return kase.signal !== undefined || kase.sourceError !== undefined || kase.onMessage !== undefined || kase.usedBody === true || kase.endless !== undefined || kase.error?.name === 'RangeError';
 }
@@ -56,11 +57,12 @@ async function checkRead(pkg, kase, reader) {
   const messages = [];
   const controller = new AbortController();
   const thrown = new Error('thrown by onMessage');
-  const options = { ...kase.options, onMessage: (message) => {
+  const onMessage = (message) => {
     messages.push(message);
     if (kase.onMessage === 'throw') throw thrown;
     if (kase.signal === 'abort-on-message') controller.abort(new Error('enough'));
-  } };
+  };
+  const options = { ...kase.options, onMessage };
   if (kase.signal === 'aborted') options.signal = AbortSignal.abort('stop');
   else if (kase.signal === 'timed-out') options.signal = AbortSignal.abort(new DOMException('too late', 'TimeoutError'));
   else if (kase.signal === 'abort-on-message') options.signal = controller.signal;

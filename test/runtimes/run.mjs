@@ -12,7 +12,7 @@ import { runWorkerd } from './hosts/workerd.mjs';
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const require = createRequire(import.meta.url);
 const entries = join(root, 'test/runtimes/entries');
-const TIMEOUT_MS = 90_000;
+const TIMEOUT_MS = 60_000;
 const options = { root, timeoutMs: TIMEOUT_MS };
 // Deno and Bun would otherwise check for updates of themselves over the network.
 const quiet = { DENO_NO_UPDATE_CHECK: '1', DO_NOT_TRACK: '1' };
