@@ -12,13 +12,36 @@
 /** The watchers of each signal that has any; a signal with none is not in the map. */
 const watchers = new WeakMap<AbortSignal, Set<() => void>>();
 
+/** The platform's `AbortSignal` getters, looked up once, on first use (not at import). */
+let getters: SignalGetters | undefined;
+
+interface SignalGetters {
+  readonly aborted: (this: AbortSignal) => boolean;
+  readonly reason: (this: AbortSignal) => unknown;
+  /** Whether `aborted` is the platform's own getter, which checks its receiver's brand. */
+  readonly branded: boolean;
+}
+
+function signalGetters(): SignalGetters {
+  if (getters !== undefined) return getters;
+  const own = (name: 'aborted' | 'reason') => Object.getOwnPropertyDescriptor(AbortSignal.prototype, name)?.get;
+  const aborted = own('aborted');
+  // Every known runtime has both getters; without them, the signal's own members are all there is.
+  getters = {
+    aborted: aborted ?? function (this: AbortSignal) { return this.aborted; },
+    reason: own('reason') ?? function (this: AbortSignal): unknown { return this.reason; },
+    branded: aborted !== undefined,
+  };
+  return getters;
+}
+
 /** Whether `value` is a real `AbortSignal` (the platform's own brand check, across realms too). */
 export function isAbortSignal(value: unknown): value is AbortSignal {
   if (typeof value !== 'object' || value === null || typeof AbortSignal !== 'function') return false;
-  const aborted = Object.getOwnPropertyDescriptor(AbortSignal.prototype, 'aborted')?.get;
-  if (aborted === undefined) return value instanceof AbortSignal;
+  const { aborted, branded } = signalGetters();
+  if (!branded) return value instanceof AbortSignal;
   try {
-    aborted.call(value);
+    aborted.call(value as AbortSignal);
     return true;
   } catch {
     return false;
@@ -27,13 +50,12 @@ export function isAbortSignal(value: unknown): value is AbortSignal {
 
 /** Whether the signal has aborted, read through the platform's getter. */
 export function isAborted(signal: AbortSignal): boolean {
-  return Object.getOwnPropertyDescriptor(AbortSignal.prototype, 'aborted')?.get?.call(signal) === true;
+  return signalGetters().aborted.call(signal) === true;
 }
 
 /** The signal's abort reason, read through the platform's getter. */
 export function abortReason(signal: AbortSignal): unknown {
-  const reason = Object.getOwnPropertyDescriptor(AbortSignal.prototype, 'reason')?.get;
-  return reason === undefined ? signal.reason : reason.call(signal);
+  return signalGetters().reason.call(signal);
 }
 
 /**

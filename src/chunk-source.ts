@@ -51,22 +51,28 @@ export function openChunks(source: ByteSource, signal: AbortSignal | undefined):
   const unwatch = signal === undefined ? undefined : watchAbort(signal, () => release(abortReason(signal)));
   const pace = signal === undefined ? undefined : pacer();
 
+  const settle = (result: IteratorResult<unknown>): Uint8Array | undefined => {
+    if (result.done !== true) return checkChunk(result.value);
+    if (!released) finished = true; // not the end an abort's release forced
+    return undefined;
+  };
+  const fail = (error: unknown): never => {
+    finished = true;
+    throw error;
+  };
+  const read = (): Promise<Uint8Array | undefined> => {
+    try {
+      return puller.next().then(settle, fail);
+    } catch (error) {
+      return Promise.reject(error).catch(fail); // an iterator that throws instead of rejecting
+    }
+  };
+
   return {
-    async next() {
+    // A plain function, not an async one: one promise a chunk, not two.
+    next() {
       const paced = pace?.();
-      if (paced !== undefined) await paced;
-      let result: IteratorResult<unknown>;
-      try {
-        result = await puller.next();
-      } catch (error) {
-        finished = true;
-        throw error;
-      }
-      if (result.done === true) {
-        if (!released) finished = true; // not the end an abort's release forced
-        return undefined;
-      }
-      return checkChunk(result.value);
+      return paced === undefined ? read() : paced.then(read);
     },
     close(reason) {
       unwatch?.();
@@ -100,9 +106,13 @@ export function checkChunk(value: unknown): Uint8Array {
   throw new TypeError(`a body chunk must be a Uint8Array, got ${describeValue(value)}`);
 }
 
+/** The platform's `%TypedArray%.prototype[Symbol.toStringTag]` getter, looked up on first use. */
+let typedArrayTag: ((this: ArrayBufferView) => unknown) | undefined;
+
 function typedArrayName(view: ArrayBufferView): unknown {
-  const prototype: unknown = Object.getPrototypeOf(Uint8Array.prototype);
-  return Object.getOwnPropertyDescriptor(prototype, Symbol.toStringTag)?.get?.call(view);
+  typedArrayTag ??= Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Uint8Array.prototype) as object, Symbol.toStringTag)
+    ?.get as (this: ArrayBufferView) => unknown;
+  return typedArrayTag.call(view);
 }
 
 /** How one shape of source is pulled and released. */

@@ -15,7 +15,7 @@ export function mimeEssence(header: string | null): string | undefined {
   let essence: string | undefined;
   for (const value of splitValues(header)) {
     const parameters = value.indexOf(';');
-    const mime = (parameters === -1 ? value : value.slice(0, parameters)).trim();
+    const mime = trimHttpWhitespace(parameters === -1 ? value : value.slice(0, parameters));
     const slash = mime.indexOf('/');
     if (slash === -1) continue;
     const type = mime.slice(0, slash);
@@ -26,6 +26,22 @@ export function mimeEssence(header: string | null): string | undefined {
     essence = found;
   }
   return essence;
+}
+
+/**
+ * `text` without leading and trailing HTTP whitespace (tab, LF, CR, space) — only those: a
+ * no-break space, vertical tab or form feed around a type makes it invalid, not trimmed.
+ */
+function trimHttpWhitespace(text: string): string {
+  let start = 0;
+  let end = text.length;
+  while (start < end && isHttpWhitespace(text.charCodeAt(start))) start++;
+  while (end > start && isHttpWhitespace(text.charCodeAt(end - 1))) end--;
+  return text.slice(start, end);
+}
+
+function isHttpWhitespace(c: number): boolean {
+  return c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
 }
 
 /** Splits a header value at commas outside double-quoted strings (a quoted parameter may hold one). */

@@ -18,12 +18,12 @@ import {
   type AnswerOutcome,
   type AnswerState,
 } from './answer.js';
-import { discard, isByteSource, openChunks } from './chunk-source.js';
+import { discard, isByteSource, openChunks, type ByteSource } from './chunk-source.js';
 import { mimeEssence } from './content-type.js';
 import { describeValue } from './describe-value.js';
 import { AnswerError, type AnswerDetail, type AnswerErrorCode, type MalformedReason } from './errors.js';
 import type { JsonRpcMessage, JsonRpcResponse } from './json-rpc.js';
-import { checkReadAnswerOptions, type ReadAnswerOptions } from './read-options.js';
+import { checkReadAnswerOptions, type CheckedOptions, type ReadAnswerOptions } from './read-options.js';
 
 /**
  * The `Accept` header an MCP client sends with a POST: servers answer 406 to a client that does
@@ -78,7 +78,7 @@ export async function readAnswerBody(
   contentType: string | null | undefined,
   options?: ReadAnswerOptions,
 ): Promise<JsonRpcResponse> {
-  const { requestId, maxBytes, signal, onMessage } = checkReadAnswerOptions(options);
+  const checked = checkReadAnswerOptions(options);
   if (body !== null && !isByteSource(body)) {
     throw new TypeError(`body must be a ReadableStream, an async iterable of Uint8Array or null, got ${describeValue(body)}`);
   }
@@ -87,12 +87,12 @@ export async function readAnswerBody(
   }
   const header = contentType ?? null;
   const format = formatOf(mimeEssence(header));
-  let state: AnswerState | undefined;
-  let cancelReason: unknown;
+  const { signal } = checked;
 
   if (signal !== undefined && isAborted(signal)) {
-    if (body !== null) discard(body, abortReason(signal));
-    throw stopped(signal);
+    const reason = abortReason(signal);
+    if (body !== null) discard(body, reason);
+    throw abortError(reason, detail(header, checked.maxBytes, undefined));
   }
   if (format === undefined) {
     if (body !== null) discard(body);
@@ -101,11 +101,21 @@ export async function readAnswerBody(
       `expected an answer as application/json or text/event-stream, got ${
         header === null ? 'no content type' : `content type ${describeValue(header)}`
       }; the body was not read`,
-      detailOf(),
+      detail(header, checked.maxBytes, undefined),
     );
   }
+  return readFormat(body, format, header, checked);
+}
 
-  state = answerStart({ format, requestId, maxBytes });
+/** Reads a body whose format is known, with checked options; releases the body on every exit. */
+async function readFormat(
+  body: ByteSource | null,
+  format: AnswerFormat,
+  header: string | null,
+  { requestId, maxBytes, signal, onMessage }: CheckedOptions,
+): Promise<JsonRpcResponse> {
+  let state = answerStart({ format, requestId, maxBytes });
+  let cancelReason: unknown;
   if (body === null) return end(); // no body at all reads as an empty one
 
   const chunks = openChunks(body, signal);
@@ -136,10 +146,10 @@ export async function readAnswerBody(
 
   /** Ends the body: what was pending is dispatched and reported, then the outcome settles. */
   function end(): JsonRpcResponse {
-    const ended = answerEnd(state!);
+    const ended = answerEnd(state);
     state = ended.state;
     report(ended.messages);
-    return settle(ended.outcome, format!, detailOf());
+    return settle(ended.outcome, format, detailOf());
   }
 
   /** Gives each message to `onMessage`; the signal is checked after every call, as it may abort it. */
@@ -156,7 +166,7 @@ export async function readAnswerBody(
     }
   }
 
-  /** The error for an aborted signal, with what had been read; the body is cancelled with its reason. */
+  /** The error for an aborted signal, with what had been read; the body is released with its reason. */
   function stopped(aborted: AbortSignal): AnswerError {
     cancelReason = abortReason(aborted);
     return abortError(cancelReason, detailOf());

@@ -162,6 +162,15 @@ describe('readAnswerBody: every exit releases an iterable source', () => {
     expect(err.detail.messages).toBe(1);
   });
 
+  test.each([
+    ['whose next() throws instead of rejecting', { [Symbol.asyncIterator]: () => ({ next: () => { throw new Error('broken next'); } }) }],
+    ['whose Symbol.asyncIterator throws', { [Symbol.asyncIterator]: () => { throw new Error('broken iterator'); } }],
+  ])('an iterable %s: stream_failed with that error as cause', async (_name, iterable) => {
+    const err = await answerError(readAnswerBody(iterable as AsyncIterable<Uint8Array>, 'text/event-stream'));
+    expect(err.code).toBe('stream_failed');
+    expect((err.cause as Error).message).toMatch(/^broken/);
+  });
+
   test('a Node stream of strings (an encoding set): stream_failed with a TypeError, the stream destroyed', async () => {
     const strings = Readable.from([ANSWER]);
     const err = await answerError(readAnswerBody(strings, 'text/event-stream'));
@@ -179,6 +188,14 @@ describe('readAnswerBody: arguments are checked before the body is touched', () 
     ['an array of chunks', [new Uint8Array(1)]],
   ])('a body that is %s is a TypeError', async (_name, body) => {
     await expect(readAnswerBody(body as never, 'text/event-stream')).rejects.toThrow(TypeError);
+  });
+
+  test('a locked stream is a TypeError, and stays with its reader', async () => {
+    const { body } = sourceBody([ANSWER]);
+    const reader = body.getReader();
+    await expect(readAnswerBody(body, 'text/event-stream')).rejects.toThrow(TypeError);
+    await expect(readAnswerBody(body, 'text/plain')).rejects.toThrow(AnswerError);
+    expect((await reader.read()).value).toStrictEqual(bytes(ANSWER));
   });
 
   test('a content type that is not a string is a TypeError, and the body is not touched', async () => {

@@ -1,5 +1,4 @@
-import { createServer, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { getEventListeners } from 'node:events';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { describe, expect, test, vi } from 'vitest';
@@ -8,10 +7,12 @@ import {
   AnswerError,
   isAnswerError,
   readAnswer,
+  readAnswerBody,
   type AnswerDetail,
   type JsonRpcMessage,
 } from '../src/index.js';
 import { chunksOf, concat, expectReleased, jsonResponse, nextTurn, rejection, responseOf, sourceBody, sseResponse } from './helpers/bodies.js';
+import { endlessServer } from './helpers/servers.js';
 
 const ANSWER = 'data: {"jsonrpc":"2.0","id":1,"result":{"ok":true}}\n\n';
 const ANSWER_VALUE = { jsonrpc: '2.0', id: 1, result: { ok: true } };
@@ -307,7 +308,10 @@ describe('content type', () => {
     ['application/json', 'json'],
     ['Application/JSON; charset=UTF-8', 'json'],
     ['application/json;profile="x,y"', 'json'],
-  ])('%s is read as %s', async (contentType, kind) => {
+    [' \ttext/event-stream\t ', 'sse'],
+    ['text/event-stream \t;charset=utf-8', 'sse'],
+    ['text/html, text/event-stream', 'sse'],
+  ])('%j is read as %s', async (contentType, kind) => {
     // A body that only the named format can read: as JSON it is invalid, as SSE it has no data.
     const body = kind === 'sse' ? ANSWER : JSON.stringify(ANSWER_VALUE);
     const { response, source } = responseOf(sourceBody([body]), contentType);
@@ -472,21 +476,17 @@ describe('release on every exit path', () => {
     await expectReleased(source, response);
   });
 
-  test('timed out (AbortSignal.timeout): code timeout, reason a TimeoutError, body cancelled', async () => {
-    const { response, source } = sseResponse([': waiting\n\n'], { endless: true });
-    const err = await answerError(readAnswer(response, { signal: AbortSignal.timeout(25) }));
+  test.each([
+    ['an event stream', sseResponse, ': waiting\n\n', 'text/event-stream'],
+    ['a JSON body', jsonResponse, '{"id":1,', 'application/json'],
+  ])('timed out (AbortSignal.timeout) on %s that never ends: code timeout, cause a TimeoutError, body cancelled', async (_name, make, head, contentType) => {
+    const { response, source } = make([head], { endless: true });
+    const err = await answerError(readAnswer(response, { signal: AbortSignal.timeout(20) }));
     expect(err.code).toBe('timeout');
     expect(err.reason).toBeUndefined();
     expect((err.cause as Error).name).toBe('TimeoutError');
-    expect(err.detail.contentType).toBe('text/event-stream');
-    expect(await expectReleased(source, response)).toBe('cancelled');
-  });
-
-  test('timed out on a JSON body that never ends', async () => {
-    const { response, source } = jsonResponse(['{"id":1,'], { endless: true });
-    const err = await answerError(readAnswer(response, { signal: AbortSignal.timeout(20) }));
-    expect(err.code).toBe('timeout');
-    expect(err.detail.bytesRead).toBe(8);
+    expect(err.detail.contentType).toBe(contentType);
+    expect(err.detail.bytesRead).toBe(head.length);
     expect(await expectReleased(source, response)).toBe('cancelled');
   });
 
@@ -506,9 +506,11 @@ describe('release on every exit path', () => {
     await expectReleased(timedOut.source, timedOut.response);
   });
 
-  test('onMessage throws (event-stream): rejects with that same error, body cancelled', async () => {
-    const thrown = new Error('handler failed');
-    const { response, source } = sseResponse([NOTE, ANSWER], { endless: true });
+  test.each([
+    ['an Error (event stream)', () => sseResponse([NOTE, ANSWER], { endless: true }), new Error('handler failed'), 1, 'cancelled'],
+    ['a non-Error (JSON batch)', () => jsonResponse(['[{"method":"a"},{"id":1,"result":1}]']), { not: 'an error' }, 2, 'closed'],
+  ] as const)('onMessage throws %s: rejects with that same value, body released', async (_name, make, thrown, pulls, released) => {
+    const { response, source } = make();
     const error = await rejection(
       readAnswer(response, {
         onMessage: () => {
@@ -518,23 +520,9 @@ describe('release on every exit path', () => {
     );
     expect(error).toBe(thrown);
     expect(isAnswerError(error)).toBe(false);
-    expect(source.pulls).toBe(1);
-    expect(await expectReleased(source, response)).toBe('cancelled');
-    expect(source.cancelReason).toBe(thrown);
-  });
-
-  test('onMessage throws a non-Error (json batch): rejects with that same value, body released', async () => {
-    const thrown = { not: 'an error' };
-    const { response, source } = jsonResponse(['[{"method":"a"},{"id":1,"result":1}]']);
-    const error = await rejection(
-      readAnswer(response, {
-        onMessage: () => {
-          throw thrown;
-        },
-      }),
-    );
-    expect(error).toBe(thrown);
-    await expectReleased(source, response);
+    expect(source.pulls).toBe(pulls);
+    expect(await expectReleased(source, response)).toBe(released);
+    if (released === 'cancelled') expect(source.cancelReason).toBe(thrown);
   });
 
   test('a body that errors mid-stream: stream_failed, cause the stream error', async () => {
@@ -555,24 +543,6 @@ describe('release on every exit path', () => {
     await expectReleased(json.source, json.response);
   });
 
-  test('a chunk that is not a Uint8Array: stream_failed with a TypeError, body cancelled', async () => {
-    let cancelled = false;
-    const body = new ReadableStream<unknown>({
-      pull(c) {
-        c.enqueue('data: {"result":1}\n\n');
-      },
-      cancel() {
-        cancelled = true;
-      },
-    });
-    const response = new Response(body as ReadableStream<Uint8Array>, { headers: { 'content-type': 'text/event-stream' } });
-    const err = await answerError(readAnswer(response));
-    expect(err.code).toBe('stream_failed');
-    expect(err.cause).toBeInstanceOf(TypeError);
-    expect(cancelled).toBe(true);
-    expect(body.locked).toBe(false);
-  });
-
   test('a source whose cancel hangs or fails does not hold the answer', async () => {
     for (const cancel of ['hang', 'reject'] as const) {
       const { response, source } = sseResponse([ANSWER], { endless: true, cancel });
@@ -584,59 +554,93 @@ describe('release on every exit path', () => {
 });
 
 describe('over real HTTP (node:http server, fetch client)', () => {
-  /** A server that writes `head` with `contentType` then pings forever; resolves `closed` when the client goes. */
-  async function endlessServer(contentType: string, head: string) {
-    let markClosed!: () => void;
-    const closed = new Promise<void>((resolve) => {
-      markClosed = resolve;
-    });
-    const server = createServer((_req, res: ServerResponse) => {
-      res.writeHead(200, { 'content-type': contentType });
-      res.write(head);
-      const timer = setInterval(() => res.write(': ping\n\n'), 5);
-      res.on('close', () => {
-        clearInterval(timer);
-        markClosed();
-      });
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const { port } = server.address() as AddressInfo;
-    const response = await fetch(`http://127.0.0.1:${port}/mcp`, { method: 'POST', headers: { accept: ACCEPT }, body: '{}' });
-    return { response, closed, server };
-  }
-
-  test('a never-ending SSE answer resolves, and the server sees the connection closed', async () => {
-    const { response, closed, server } = await endlessServer('text/event-stream', NOTE + ANSWER);
+  test.each([
+    ['a never-ending SSE answer resolves', 'text/event-stream', NOTE + ANSWER],
+    ['an unsupported content type is refused', 'text/html; charset=utf-8', '<html>'],
+  ])('%s, and the server sees the connection closed', async (_name, contentType, head) => {
+    const server = await endlessServer(contentType, head);
     try {
+      const response = await fetch(server.url, { method: 'POST', headers: { accept: ACCEPT }, body: '{}' });
       const seen: JsonRpcMessage[] = [];
-      expect(await readAnswer(response, { onMessage: (m) => seen.push(m) })).toStrictEqual(ANSWER_VALUE);
-      expect(seen).toStrictEqual([NOTE_VALUE]);
+      if (contentType === 'text/event-stream') {
+        expect(await readAnswer(response, { onMessage: (m) => seen.push(m) })).toStrictEqual(ANSWER_VALUE);
+        expect(seen).toStrictEqual([NOTE_VALUE]);
+      } else {
+        const err = await answerError(readAnswer(response));
+        expect(err.code).toBe('unsupported_content_type');
+        expect(err.message).toContain(contentType);
+      }
       expect(response.body?.locked).toBe(false);
-      await closed; // would never settle if the body were still held
+      await server.closed; // would never settle if the body were still held
     } finally {
-      server.close();
-    }
-  });
-
-  test('an unsupported content type is refused, and the server sees the connection closed', async () => {
-    const { response, closed, server } = await endlessServer('text/html; charset=utf-8', '<html>');
-    try {
-      const err = await answerError(readAnswer(response));
-      expect(err.code).toBe('unsupported_content_type');
-      expect(err.message).toContain('text/html; charset=utf-8');
-      await closed;
-    } finally {
-      server.close();
+      await server.stop();
     }
   });
 });
 
-describe('arguments', () => {
-  test('a maxBytes out of range is a RangeError; one that is not a number a TypeError', async () => {
-    for (const maxBytes of [-1, 1.5, NaN]) {
-      await expect(readAnswer(sseResponse([ANSWER]).response, { maxBytes })).rejects.toThrow(RangeError);
-    }
-    await expect(readAnswer(sseResponse([ANSWER]).response, { maxBytes: '10' as never })).rejects.toThrow(TypeError);
+describe('arguments: every option is checked before the body is touched', () => {
+  /** A fake signal whose addEventListener throws. */
+  const throwingListener = { aborted: false, reason: undefined, addEventListener: () => { throw new Error('no'); }, removeEventListener: () => {} };
+  const badOptions: [string, object, ErrorConstructor, string][] = [
+    ['maxBytes a string', { maxBytes: '1024' }, TypeError, 'maxBytes'],
+    ['maxBytes null', { maxBytes: null }, TypeError, 'maxBytes'],
+    ['maxBytes negative', { maxBytes: -1 }, RangeError, 'maxBytes'],
+    ['maxBytes fractional', { maxBytes: 1.5 }, RangeError, 'maxBytes'],
+    ['maxBytes NaN', { maxBytes: NaN }, RangeError, 'maxBytes'],
+    ['maxBytes -Infinity', { maxBytes: -Infinity }, RangeError, 'maxBytes'],
+    ['requestId an object', { requestId: {} }, TypeError, 'requestId'],
+    ['requestId a boolean', { requestId: true }, TypeError, 'requestId'],
+    ['requestId NaN', { requestId: NaN }, RangeError, 'requestId'],
+    ['requestId Infinity', { requestId: Infinity }, RangeError, 'requestId'],
+    ['signal a plain object', { signal: {} }, TypeError, 'signal'],
+    ['signal with only addEventListener', { signal: { addEventListener: () => {} } }, TypeError, 'signal'],
+    ['signal whose addEventListener throws', { signal: throwingListener }, TypeError, 'signal'],
+    ['signal made from the AbortSignal prototype', { signal: Object.create(AbortSignal.prototype) as object }, TypeError, 'signal'],
+    ['signal an AbortController', { signal: new AbortController() }, TypeError, 'signal'],
+    ['onMessage a string', { onMessage: 'x' }, TypeError, 'onMessage'],
+  ];
+
+  test.each(badOptions)('%s: an error that names the option, and the body untouched', async (_name, options, type, option) => {
+    const { response, source } = sseResponse([ANSWER]);
+    await nextTurn();
+    const error = await rejection(readAnswer(response, options as never));
+    expect(error).toBeInstanceOf(type);
+    expect((error as Error).message).toMatch(new RegExp(`^${option} must be`));
+    expect(source.pulls).toBe(0);
+    expect(source.cancelled).toBe(false);
+    expect(response.bodyUsed).toBe(false);
+    expect(response.body?.locked).toBe(false);
+    expect(await readAnswer(response)).toStrictEqual(ANSWER_VALUE); // still readable
+  });
+
+  test.each([[null], ['opts'], [7]])('options %o that are not an object are a TypeError', async (options) => {
+    await expect(readAnswer(sseResponse([ANSWER]).response, options as never)).rejects.toThrow(/^options must be an object/);
+  });
+
+  test.each([[2 ** 53], [2 ** 53 + 2], [Number.MAX_VALUE], [Infinity]])('any whole number of bytes is a valid maxBytes: %s', async (maxBytes) => {
+    const err = await answerError(readAnswer(sseResponse([NOTE]).response, { maxBytes }));
+    expect(err.detail.maxBytes).toBe(maxBytes);
+    expect(await readAnswer(sseResponse([ANSWER]).response, { maxBytes })).toStrictEqual(ANSWER_VALUE);
+  });
+
+  test('maxBytes 0: an empty body passes the cap, any byte exceeds it', async () => {
+    expect((await answerError(readAnswer(sseResponse([]).response, { maxBytes: 0 }))).reason).toBe('no_message');
+    expect((await answerError(readAnswer(sseResponse([ANSWER]).response, { maxBytes: 0 }))).code).toBe('budget_exceeded');
+  });
+
+  test('a real signal whose own addEventListener was replaced still works: the platform\'s is used', async () => {
+    const controller = new AbortController();
+    Object.assign(controller.signal, {
+      addEventListener: () => {
+        throw new Error('replaced');
+      },
+    });
+    expect(await readAnswer(sseResponse([ANSWER]).response, { signal: controller.signal })).toStrictEqual(ANSWER_VALUE);
+    const { response, source } = sseResponse([], { endless: true });
+    const reading = readAnswer(response, { signal: controller.signal });
+    setTimeout(() => controller.abort('stop'), 5);
+    expect((await answerError(reading)).code).toBe('aborted');
+    expect(await expectReleased(source, response)).toBe('cancelled');
   });
 
   test('a body already read is a TypeError', async () => {
@@ -645,11 +649,8 @@ describe('arguments', () => {
     await expect(readAnswer(response)).rejects.toThrow(TypeError);
   });
 
-  test('not a Response, a bad requestId, signal or onMessage is a TypeError', async () => {
+  test('not a Response is a TypeError', async () => {
     await expect(readAnswer({} as Response)).rejects.toThrow(TypeError);
-    await expect(readAnswer(sseResponse([ANSWER]).response, { requestId: {} as never })).rejects.toThrow(TypeError);
-    await expect(readAnswer(sseResponse([ANSWER]).response, { signal: {} as never })).rejects.toThrow(TypeError);
-    await expect(readAnswer(sseResponse([ANSWER]).response, { onMessage: 'x' as never })).rejects.toThrow(TypeError);
   });
 });
 
@@ -726,7 +727,7 @@ async function sdkToolCall(enableJsonResponse: boolean, resumable = false): Prom
   return { response };
 }
 
-describe('aborting: regressions found in review', () => {
+describe('aborting: an abort wins over whatever was read or queued', () => {
   test('a body fetched with the same signal errors with the abort reason first: still aborted/timeout, not stream_failed', async () => {
     for (const [controller, code] of [
       [new AbortController(), 'aborted'],
@@ -773,13 +774,216 @@ describe('aborting: regressions found in review', () => {
     expect(await expectReleased(source, response)).toBe('cancelled');
   });
 
-  test('a chunk that only claims to be a Uint8Array is stream_failed', async () => {
-    const fake = { [Symbol.toStringTag]: 'Uint8Array', length: 3 };
-    const body = new ReadableStream({ start: (stream) => stream.enqueue(fake) });
+  test.each([
+    ['a JSON batch [notification, answer]', () => jsonResponse(['[' + JSON.stringify(NOTE_VALUE) + ',' + JSON.stringify(ANSWER_VALUE) + ']'])],
+    ['a final SSE event closed only by the body\'s end', () => sseResponse([NOTE + ANSWER.trimEnd()])],
+    ['a JSON batch in 5-byte chunks', () => jsonResponse(chunksOf('[' + JSON.stringify(NOTE_VALUE) + ',' + JSON.stringify(ANSWER_VALUE) + ']', 5))],
+  ])('an abort from onMessage at the end of the body wins over the answer: %s', async (_name, make) => {
+    const controller = new AbortController();
+    const { response, source } = make();
+    const seen: JsonRpcMessage[] = [];
+    const err = await answerError(
+      readAnswer(response, {
+        signal: controller.signal,
+        onMessage: (m) => {
+          seen.push(m);
+          controller.abort('enough');
+        },
+      }),
+    );
+    expect(err.code).toBe('aborted');
+    expect(err.cause).toBe('enough');
+    expect(seen).toHaveLength(1);
+    await expectReleased(source, response);
+  });
+
+  test.each([
+    ['a JSON batch', () => jsonResponse(['[{"method":"a"},{"method":"b"},{"method":"c"}]'])],
+    ['an SSE chunk of three events', () => sseResponse(['data: {"method":"a"}\n\ndata: {"method":"b"}\n\ndata: {"method":"c"}\n\n'])],
+  ])('an abort from onMessage stops the messages still to report (%s)', async (_name, make) => {
+    const controller = new AbortController();
+    const seen: unknown[] = [];
+    const err = await answerError(
+      readAnswer(make().response, {
+        signal: controller.signal,
+        onMessage: (m) => {
+          seen.push(m.method);
+          controller.abort('enough');
+        },
+      }),
+    );
+    expect(err.code).toBe('aborted');
+    expect(seen).toStrictEqual(['a']);
+  });
+});
+
+describe('body faults are stream_failed', () => {
+  /** A response over a stream that delivers one chunk of anything; records whether it was cancelled. */
+  function oneChunk(chunk: unknown) {
+    const record = { cancelled: false };
+    const body = new ReadableStream<unknown>({
+      pull: (c) => c.enqueue(chunk),
+      cancel: () => {
+        record.cancelled = true;
+      },
+    });
     const response = new Response(body as ReadableStream<Uint8Array>, { headers: { 'content-type': 'text/event-stream' } });
+    return { response, record };
+  }
+  const claims = <T extends object>(value: T): T => Object.defineProperty(value, Symbol.toStringTag, { value: 'Uint8Array' });
+
+  test.each([
+    ['a string', 'data: {"result":1}\n\n'],
+    ['an object that claims to be a Uint8Array', { [Symbol.toStringTag]: 'Uint8Array', length: 3 }],
+    ['a DataView that claims to be a Uint8Array', claims(new DataView(new ArrayBuffer(8)))],
+    ['a Float64Array that claims to be a Uint8Array', claims(new Float64Array(2))],
+    ['a Uint16Array', new Uint16Array(4)],
+    ['an ArrayBuffer', new ArrayBuffer(4)],
+    ['null', null],
+  ])('a chunk that is %s: stream_failed with a TypeError, body cancelled', async (_name, chunk) => {
+    const { response, record } = oneChunk(chunk);
     const err = await answerError(readAnswer(response));
     expect(err.code).toBe('stream_failed');
     expect(err.cause).toBeInstanceOf(TypeError);
+    expect(err.message).toMatch(/^the response body failed while being read: TypeError: a body chunk must be a Uint8Array, got /);
+    expect(record.cancelled).toBe(true);
     expect(response.body?.locked).toBe(false);
+  });
+
+  test('a Uint8Array subclass (as Node\'s buffers are) and one from another realm are bytes', async () => {
+    class Bytes extends Uint8Array {}
+    const sub = oneChunk(Bytes.from(new TextEncoder().encode(ANSWER)));
+    expect(await readAnswer(sub.response)).toStrictEqual(ANSWER_VALUE);
+    const { runInNewContext } = await import('node:vm');
+    const foreign = runInNewContext('new Uint8Array(data)', { data: [...new TextEncoder().encode(ANSWER)] }) as Uint8Array;
+    expect(foreign).not.toBeInstanceOf(Uint8Array);
+    expect(await readAnswer(oneChunk(foreign).response)).toStrictEqual(ANSWER_VALUE);
+  });
+});
+
+describe('error messages quote at most a short prefix of a value', () => {
+  const HUGE = 'x'.repeat(1 << 20);
+  const cases: [string, () => Promise<unknown>][] = [
+    ['a 1 MiB string chunk', () => readAnswer(new Response(new ReadableStream({ pull: (c) => c.enqueue(HUGE) }), { headers: { 'content-type': 'text/event-stream' } }))],
+    ['a 1 MiB abort reason', () => readAnswer(sseResponse([ANSWER]).response, { signal: AbortSignal.abort(HUGE) })],
+    ['a 1 MiB Error reason', () => readAnswer(sseResponse([ANSWER]).response, { signal: AbortSignal.abort(new Error(HUGE)) })],
+    ['a source error with a 1 MiB message', () => readAnswer(sseResponse([], { errorAfter: 0, error: new Error(HUGE) }).response)],
+    ['a 1 MiB content type', () => readAnswerBody(null, `text/${HUGE}`)],
+    ['a 1 MiB last event id', () => readAnswer(sseResponse([`id: ${HUGE}\ndata: x\n\n`]).response)],
+    ['a 1 MiB maxBytes string', () => readAnswer(sseResponse([]).response, { maxBytes: HUGE as never })],
+    ['a 1 MiB requestId-like string in an object', () => readAnswer(sseResponse([]).response, { requestId: [HUGE] as never })],
+  ];
+
+  test.each(cases)('%s', async (_name, read) => {
+    const error = await rejection(read());
+    expect(error).toBeInstanceOf(Error);
+    expect((error as Error).message.length).toBeLessThan(300);
+    expect((error as Error).message).not.toContain('x'.repeat(100));
+  });
+});
+
+describe('content type: parsed as Fetch\'s "extract a MIME type", only HTTP whitespace trimmed', () => {
+  test.each([
+    ['a no-break space before', '\u00a0text/event-stream'],
+    ['a no-break space after', 'text/event-stream\u00a0'],
+    ['a vertical tab after', 'text/event-stream\u000b'],
+    ['a form feed before', '\u000ctext/event-stream'],
+    ['a form feed before the parameters', 'text/event-stream\u000c; charset=utf-8'],
+    ['an ideographic space', '\u3000application/json'],
+    ['a space inside', 'text /event-stream'],
+  ])('%s is not a valid MIME type: unsupported_content_type', async (_name, contentType) => {
+    const { body, pulls } = sourceBody([ANSWER]);
+    const err = await answerError(readAnswerBody(body, contentType));
+    expect(err.code).toBe('unsupported_content_type');
+    expect(err.detail.contentType).toBe(contentType);
+    expect(pulls).toBe(0);
+  });
+
+  test('the same through a Response, where its Headers allow the character', async () => {
+    for (const contentType of ['\u00a0text/event-stream', 'text/event-stream\u000b', '\u000ctext/event-stream']) {
+      const response = new Response(ANSWER, { headers: { 'content-type': contentType } });
+      expect((await answerError(readAnswer(response))).code).toBe('unsupported_content_type');
+    }
+  });
+});
+
+describe('a deadline holds against a source that is always ready', () => {
+  /** A body that has a chunk ready at every read and never ends. */
+  const alwaysReady = () => sourceBody([], { endless: 'heartbeat' });
+  async function* alwaysReadyIterable(): AsyncGenerator<Uint8Array> {
+    const beat = new TextEncoder().encode(': ping\n\n');
+    for (;;) yield beat;
+  }
+
+  test('a web stream with maxBytes Infinity: AbortSignal.timeout ends the read as timeout', async () => {
+    const source = alwaysReady();
+    const response = new Response(source.body, { headers: { 'content-type': 'text/event-stream' } });
+    const err = await answerError(readAnswer(response, { maxBytes: Infinity, signal: AbortSignal.timeout(50) }));
+    expect(err.code).toBe('timeout');
+    expect(err.detail.bytesRead).toBeGreaterThan(0);
+    expect(await expectReleased(source, response)).toBe('cancelled');
+  });
+
+  test('an async iterable with maxBytes Infinity: the same', async () => {
+    const err = await answerError(readAnswerBody(alwaysReadyIterable(), 'text/event-stream', { maxBytes: Infinity, signal: AbortSignal.timeout(50) }));
+    expect(err.code).toBe('timeout');
+  });
+
+  test('a JSON body with maxBytes Infinity: the same', async () => {
+    const source = sourceBody([], { endless: 'heartbeat' });
+    const err = await answerError(readAnswerBody(source.body, 'application/json', { maxBytes: Infinity, signal: AbortSignal.timeout(50) }));
+    expect(err.code).toBe('timeout');
+    expect(source.cancelled).toBe(true);
+  });
+
+  test('the pacing has no cost per chunk: far fewer timers than chunks', async () => {
+    const chunks = Array.from({ length: 20_000 }, () => ': x\n\n');
+    const timers = vi.spyOn(globalThis, 'setTimeout');
+    try {
+      const err = await answerError(readAnswer(sseResponse(chunks).response, { signal: new AbortController().signal }));
+      expect(err.reason).toBe('no_message');
+      expect(err.detail.events).toBe(0);
+      expect(timers.mock.calls.length).toBeLessThan(chunks.length / 32);
+    } finally {
+      timers.mockRestore();
+    }
+  });
+});
+
+describe('one signal shared by many reads', () => {
+  test('50 concurrent reads hold one listener on it, leave none, and raise no MaxListenersExceededWarning', async () => {
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning);
+    process.on('warning', onWarning);
+    try {
+      const controller = new AbortController();
+      const reads = Array.from({ length: 50 }, () => sseResponse([NOTE], { endless: true }));
+      const pending = reads.map(({ response }) => readAnswer(response, { signal: controller.signal }));
+      await vi.waitFor(() => expect(reads.every(({ source }) => source.pulls === 2)).toBe(true));
+      expect(getEventListeners(controller.signal, 'abort')).toHaveLength(1);
+      controller.abort('all done');
+      for (const err of await Promise.all(pending.map(answerError))) expect(err.code).toBe('aborted');
+      for (const { source, response } of reads) expect(await expectReleased(source, response)).toBe('cancelled');
+      expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
+      await nextTurn();
+      expect(warnings.filter((w) => w.name === 'MaxListenersExceededWarning')).toStrictEqual([]);
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
+
+  test('reads that end before the abort leave nothing on the signal, whichever ends first', async () => {
+    const controller = new AbortController();
+    const answered = await Promise.all(Array.from({ length: 20 }, () => readAnswer(sseResponse([NOTE, ANSWER]).response, { signal: controller.signal })));
+    expect(answered).toHaveLength(20);
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
+    const slow = sseResponse([], { endless: true });
+    const waiting = readAnswer(slow.response, { signal: controller.signal });
+    expect(await readAnswer(sseResponse([ANSWER]).response, { signal: controller.signal })).toStrictEqual(ANSWER_VALUE);
+    await vi.waitFor(() => expect(slow.source.pulls).toBe(1));
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(1);
+    controller.abort();
+    expect((await answerError(waiting)).code).toBe('aborted');
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
   });
 });

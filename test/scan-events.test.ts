@@ -140,6 +140,13 @@ describe('scanEvents releases the source on every early exit', () => {
     expect(returned).toBe(true);
   });
 
+  test('a deadline holds against a source that always has a chunk ready', async () => {
+    const source = sourceBody([], { endless: 'heartbeat' });
+    const error = await rejection(collect(scanEvents(source.body, { signal: AbortSignal.timeout(30) })));
+    expect((error as Error).name).toBe('TimeoutError');
+    expect(source.cancelled).toBe(true);
+  });
+
   test('an already-aborted signal: nothing is read, the source is cancelled', async () => {
     const source = sourceBody(['data: 1\n\n']);
     expect(await rejection(collect(scanEvents(source.body, { signal: AbortSignal.abort('no') })))).toBe('no');
