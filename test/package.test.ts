@@ -115,6 +115,16 @@ describe('the packed tarball', () => {
   }, 60_000); // attw loads a TypeScript compiler of its own
 });
 
+test("the README's runtime table names the runtime versions that npm ci installs", () => {
+  const readme = readFileSync(`${root}/README.md`, 'utf8');
+  const table = readme.slice(readme.indexOf('## Runtimes'), readme.indexOf('## Package size'));
+  const installed = (name: string) => (JSON.parse(readFileSync(`${root}/node_modules/${name}/package.json`, 'utf8')) as { version: string }).version;
+  expect(table).toContain(`| Deno | ${installed('deno')} `);
+  expect(table).toContain(`| Bun | ${installed('bun')} `);
+  expect(table).toContain(`| workerd | ${installed('workerd')} (\`miniflare\` ${installed('miniflare')},`);
+  expect(table).toContain(`(\`@sparticuz/chromium\` ${installed('@sparticuz/chromium')}, driven by \`playwright-core\` ${installed('playwright-core')})`);
+});
+
 type Resolution = { resolution?: { fileName: string }; implementationResolution?: { fileName: string } };
 
 test('the size budget: the scanner alone, readAnswer and the whole root entry, minified and gzipped (test/size/limits.json)', async () => {
