@@ -1,16 +1,25 @@
 // The built package, as users get it: both builds load, export the same names, and an error from
-// one copy is recognised by the other. `npm test` builds dist/ before it runs the tests.
+// one copy is recognised by the other; the packed tarball passes publint and arethetypeswrong, and
+// the bundles users make from it stay within the size budget. `npm test` builds dist/ first.
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, test } from 'vitest';
+import { publint } from 'publint';
+import { formatMessage } from 'publint/utils';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { LIMITS, measure } from './size/measure.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const require = createRequire(import.meta.url);
 const pkg = JSON.parse(readFileSync(`${root}/package.json`, 'utf8')) as {
   dependencies?: Record<string, string>;
   sideEffects: boolean;
+  engines: { node: string };
+  license: string;
+  devDependencies: Record<string, string>;
 };
 
 type Package = typeof import('sse-answer');
@@ -52,6 +61,79 @@ describe('the built package (dist/)', () => {
 test('the package has no runtime dependencies and declares itself free of side effects', () => {
   expect(pkg.dependencies ?? {}).toEqual({});
   expect(pkg.sideEffects).toBe(false);
+});
+
+test('engines states the Node versions the runtime suite proves (20 and later), and the license is MIT', () => {
+  expect(pkg.engines).toEqual({ node: '>=20' });
+  expect(pkg.license).toBe('MIT');
+  expect(readFileSync(`${root}/LICENSE`, 'utf8')).toMatch(/^MIT License\n\nCopyright \(c\) 2026 sse-answer contributors\n/);
+});
+
+describe('the packed tarball', () => {
+  let directory: string;
+  let tarball: string;
+  let packed: string[];
+
+  beforeAll(() => {
+    directory = mkdtempSync(join(tmpdir(), 'sse-answer-pack-'));
+    const out = execFileSync('npm', ['pack', '--pack-destination', directory, '--json'], { cwd: root, encoding: 'utf8' });
+    const [info] = JSON.parse(out) as [{ filename: string; files: { path: string }[] }];
+    tarball = join(directory, info.filename);
+    packed = info.files.map((file) => file.path);
+  }, 60_000);
+
+  afterAll(() => rmSync(directory, { recursive: true, force: true }));
+
+  test('holds the builds, their types and maps, the sources the maps point to, and the documents; no tests', () => {
+    for (const file of ['dist/index.js', 'dist/index.cjs', 'dist/index.d.ts', 'dist/index.d.cts', 'dist/index.js.map', 'src/index.ts', 'README.md', 'LICENSE', 'CHANGELOG.md', 'package.json']) {
+      expect(packed, file).toContain(file);
+    }
+    expect(packed.filter((file) => !/^(dist|src)\/|^(README\.md|LICENSE|CHANGELOG\.md|package\.json)$/.test(file))).toEqual([]);
+  });
+
+  test('publint finds nothing, suggestions included', async () => {
+    const data = readFileSync(tarball);
+    const tarballBytes = data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength) as ArrayBuffer;
+    const { messages, pkg: packedPkg } = await publint({ pack: { tarball: tarballBytes }, level: 'suggestion', strict: true });
+    expect(messages.map((message) => formatMessage(message, packedPkg))).toEqual([]);
+  });
+
+  test('arethetypeswrong: ESM and CJS consumers get types and code, under node16 and bundler resolution', () => {
+    const attw = join(root, 'node_modules/.bin/attw');
+    // Exits non-zero on any problem under the profile (node16 from CJS and ESM, bundler).
+    const out = execFileSync(attw, [tarball, '--profile', 'node16', '--format', 'json'], { encoding: 'utf8' });
+    const report = JSON.parse(out) as {
+      problems: unknown;
+      analysis: { entrypoints: Record<string, { resolutions: Record<string, Resolution> }> };
+    };
+    const resolutions = report.analysis.entrypoints['.']!.resolutions;
+    const files = (kind: string) => [resolutions[kind]?.resolution?.fileName, resolutions[kind]?.implementationResolution?.fileName];
+    expect(files('node16-cjs')).toEqual(['/node_modules/sse-answer/dist/index.d.cts', '/node_modules/sse-answer/dist/index.cjs']);
+    expect(files('node16-esm')).toEqual(['/node_modules/sse-answer/dist/index.d.ts', '/node_modules/sse-answer/dist/index.js']);
+    expect(files('bundler')[0]).toBe('/node_modules/sse-answer/dist/index.d.ts');
+    expect(Object.values(report.problems as Record<string, unknown[]>).flat()).toEqual([]);
+  }, 60_000); // attw loads a TypeScript compiler of its own
+});
+
+test("the README's runtime table names the runtime versions that npm ci installs", () => {
+  const readme = readFileSync(`${root}/README.md`, 'utf8');
+  const table = readme.slice(readme.indexOf('## Runtimes'), readme.indexOf('## Package size'));
+  const installed = (name: string) => (JSON.parse(readFileSync(`${root}/node_modules/${name}/package.json`, 'utf8')) as { version: string }).version;
+  expect(table).toContain(`| Deno | ${installed('deno')} `);
+  expect(table).toContain(`| Bun | ${installed('bun')} `);
+  expect(table).toContain(`| workerd | ${installed('workerd')} (\`miniflare\` ${installed('miniflare')},`);
+  expect(table).toContain(`(\`@sparticuz/chromium\` ${installed('@sparticuz/chromium')}, driven by \`playwright-core\` ${installed('playwright-core')})`);
+});
+
+type Resolution = { resolution?: { fileName: string }; implementationResolution?: { fileName: string } };
+
+test('the size budget: the scanner alone, readAnswer and the whole root entry, minified and gzipped (test/size/limits.json)', async () => {
+  const sizes = await measure();
+  for (const [name, size] of Object.entries(sizes)) {
+    expect(size.gzipped, `${name}: ${size.gzipped} bytes gzipped, limit ${LIMITS[name]}`).toBeLessThanOrEqual(LIMITS[name]!);
+  }
+  // Tree-shaking works: the scanner alone is well under half of the whole.
+  expect(sizes.scanner.gzipped * 2).toBeLessThan(sizes.root.gzipped);
 });
 
 describe('examples', () => {

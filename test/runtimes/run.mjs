@@ -1,0 +1,74 @@
+// `npm run test:runtimes`: the runtime suite against the built package (dist/) in every runtime
+// the package claims, one line per runtime with its counts. A runtime that cannot start, hangs or
+// fails a test fails the run; nothing is skipped. `node test/runtimes/run.mjs deno bun` runs some.
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { runChromium } from './hosts/chromium.mjs';
+import { runEntry } from './hosts/processes.mjs';
+import { runWorkerd } from './hosts/workerd.mjs';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const require = createRequire(import.meta.url);
+const entries = join(root, 'test/runtimes/entries');
+const TIMEOUT_MS = 60_000;
+const options = { root, timeoutMs: TIMEOUT_MS };
+// Deno and Bun would otherwise check for updates of themselves over the network.
+const quiet = { DENO_NO_UPDATE_CHECK: '1', DO_NOT_TRACK: '1' };
+
+const RUNTIMES = {
+  'node-import': () => runEntry(process.execPath, [join(entries, 'import.mjs')], { ...options, cwd: root }),
+  'node-require': () => runEntry(process.execPath, [join(entries, 'node-require.cjs')], { ...options, cwd: root }),
+  chromium: () => runChromium(options),
+  workerd: () => runWorkerd(options),
+  deno: () => runEntry(denoBinary(), ['run', '--no-prompt', '--no-lock', join(entries, 'import.mjs')], { ...options, cwd: root, env: quiet }),
+  bun: () => runEntry(bunBinary(), [join(entries, 'import.mjs')], { ...options, cwd: root, env: quiet }),
+};
+
+/**
+ * Deno's executable from its npm package. Its postinstall links the binary in place of a Node
+ * wrapper; without it (scripts not run) `bin.cjs` finds the platform package's binary itself.
+ */
+function denoBinary() {
+  return join(dirname(require.resolve('deno/package.json')), '..', '.bin', 'deno');
+}
+
+/**
+ * Bun's executable from its npm package. Its postinstall moves the platform package's binary in
+ * place of a placeholder that only prints an error; when scripts were not run, the binary is
+ * still in the platform package.
+ */
+function bunBinary() {
+  const arch = process.arch === 'arm64' ? 'aarch64' : process.arch;
+  const platformBinary = join(dirname(require.resolve('bun/package.json')), '..', '@oven', `bun-${process.platform}-${arch}`, 'bin', 'bun');
+  return existsSync(platformBinary) ? platformBinary : join(dirname(require.resolve('bun/package.json')), '..', '.bin', 'bun');
+}
+
+const chosen = process.argv.length > 2 ? process.argv.slice(2) : Object.keys(RUNTIMES);
+const unknown = chosen.filter((name) => !(name in RUNTIMES));
+if (unknown.length > 0) throw new Error(`unknown runtimes: ${unknown.join(', ')}; known: ${Object.keys(RUNTIMES).join(', ')}`);
+if (!existsSync(join(root, 'dist/index.js')) || !existsSync(join(root, 'dist/index.cjs'))) {
+  throw new Error('dist/ is not built: run `npm run build` first');
+}
+
+let failed = 0;
+for (const name of chosen) {
+  const started = Date.now();
+  let result;
+  try {
+    result = await RUNTIMES[name]();
+  } catch (error) {
+    failed++;
+    console.log(`${name.padEnd(30)} did not run: ${error instanceof Error ? error.message : String(error)}`);
+    continue;
+  }
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  console.log(`${result.runtime.padEnd(30)} ${result.passed} passed, ${result.failed} failed  (${seconds} s)`);
+  for (const failure of result.failures) console.log(`  FAIL ${failure.name}\n       ${failure.message}`);
+  if (result.failed > 0 || result.passed === 0) failed++;
+}
+if (failed > 0) {
+  console.log(`${failed} of ${chosen.length} runtimes failed`);
+  process.exitCode = 1;
+}
