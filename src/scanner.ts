@@ -36,7 +36,8 @@ export type SseEvent = {
  * through `structuredClone`; `scan` never changes a state it is given.
  *
  * Only {@link ScanState.lastEventId} and {@link ScanState.retry} are public; the rest is the
- * scanner's internal representation, which may change in any release.
+ * scanner's internal representation, which may change in any release. A state comes from
+ * {@link scanStart}, {@link scan} or {@link scanEnd} (or a copy of one), never from an object literal.
  */
 export interface ScanState {
   /** The spec's "last event ID string": the id buffer as it stood at the last dispatch ('' before any). */
