@@ -137,13 +137,21 @@ export function scan(state: ScanState, chunk: Uint8Array): ScanResult {
  */
 export function scanOnto(state: ScanState, chunk: Uint8Array, events: SseEvent[]): ScanState {
   if (chunk.length === 0) return state;
+  return extendedByOneCharacter(state, chunk) ?? scanText(state, chunk, events);
+}
+
+/**
+ * `state` extended by `chunk` when the chunk is one character that ends no line, else
+ * `undefined`. Byte-sized chunks are the worst chunking there is: this skips the line-end searches.
+ */
+function extendedByOneCharacter(state: ScanState, chunk: Uint8Array): ScanState | undefined {
   const byte = asciiByte(state.tail, chunk);
-  if (byte !== -1 && byte !== LF && byte !== CR && state.bomChecked && !state.afterCR) {
-    // A chunk of one character that ends no line only extends the pending line: the worst
-    // chunking there is, so it skips the line-end searches.
-    const pending = grow(state.pending, String.fromCharCode(byte));
-    return withPending(state, pending, NO_TAIL, false, true);
-  }
+  if (byte === -1 || byte === LF || byte === CR || !state.bomChecked || state.afterCR) return undefined;
+  return withPending(state, grow(state.pending, String.fromCharCode(byte)), NO_TAIL, false, true);
+}
+
+/** {@link scanOnto} for any non-empty chunk. */
+function scanText(state: ScanState, chunk: Uint8Array, events: SseEvent[]): ScanState {
   const decoded = decodeChunk(state.tail, chunk);
   let text = decoded.text;
 
