@@ -35,7 +35,7 @@ function expectMatchesReference(run: { events: SseEvent[]; state: ScanState }, b
 }
 
 
-describe('reference model (sanity, hand-worked from the spec)', () => {
+describe("the reference model gives the spec's own examples and edges (hand-worked)", () => {
   const enc = (s: string) => new TextEncoder().encode(s);
   test('spec examples', () => {
     // The spec's "data: YHOO / data: +2 / data: 10" example: one event, lines joined with LF.
@@ -81,7 +81,7 @@ describe('reference model (sanity, hand-worked from the spec)', () => {
   });
 });
 
-describe('scanner properties', () => {
+describe('on generated streams: the scanner is chunking-invariant, agrees with the reference model and eventsource-parser, and stays pure', () => {
   test('chunking invariance: any split gives the same events, state and end', () => {
     fc.assert(
       fc.property(chunkedStreamArb, (s) => {
