@@ -8,9 +8,10 @@
  * sequences; retry and id corner cases), each under every 1- and 2-cut chunking of its bytes.
  */
 import { describe, expect, test } from 'vitest';
-import { scan, scanEnd, scanStart, type SseEvent } from '../src/index.js';
+import { scanEnd, type SseEvent } from '../src/index.js';
 import { parseJsonWith } from '../src/parse-json.js';
 import { concat } from '../test/helpers/chunks.js';
+import { scanAll } from '../test/helpers/scan.js';
 
 
 interface Outcome {
@@ -20,16 +21,9 @@ interface Outcome {
 }
 
 function run(chunks: Uint8Array[], dispatchIncomplete: boolean): Outcome {
-  let state = scanStart();
-  const events: SseEvent[] = [];
-  for (const chunk of chunks) {
-    const r = scan(state, chunk);
-    events.push(...r.events);
-    state = r.state;
-  }
-  const end = scanEnd(state, { dispatchIncomplete });
-  events.push(...end.events);
-  return { events, lastEventId: end.state.lastEventId, retry: end.state.retry };
+  const run = scanAll(chunks);
+  const end = scanEnd(run.state, { dispatchIncomplete });
+  return { events: [...run.events, ...end.events], lastEventId: end.state.lastEventId, retry: end.state.retry };
 }
 
 /** The input whole, in 1-byte chunks, and cut at every pair of offsets (empty chunks included). */

@@ -11,30 +11,11 @@ import { describe, expect, test } from 'vitest';
 import { scan, scanEnd, scanStart, type ScanState, type SseEvent } from '../src/index.js';
 import { boundsOf, chunkedStreamArb, chunksOf, type ChunkedStream, streamArb } from './scan-arbitraries.js';
 import { referenceScan } from './scan-reference.js';
+import { concat } from '../test/helpers/chunks.js';
+import { scanAll } from '../test/helpers/scan.js';
 import { fcParams } from './settings.js';
 
 const ENDINGS = [false, true] as const;
-
-interface Run {
-  events: SseEvent[];
-  state: ScanState;
-  /** The state after each chunk. */
-  states: ScanState[];
-}
-
-/** Scans `chunks` in order from `from`, collecting the events. */
-function scanAll(chunks: readonly Uint8Array[], from: ScanState = scanStart()): Run {
-  let state = from;
-  const events: SseEvent[] = [];
-  const states: ScanState[] = [];
-  for (const chunk of chunks) {
-    const r = scan(state, chunk);
-    events.push(...r.events);
-    state = r.state;
-    states.push(state);
-  }
-  return { events, state, states };
-}
 
 /** Ends a run with `scanEnd`, returning all its events and the state after the end. */
 function endAll(run: { events: SseEvent[]; state: ScanState }, dispatchIncomplete: boolean) {
@@ -53,14 +34,8 @@ function expectMatchesReference(run: { events: SseEvent[]; state: ScanState }, b
   }
 }
 
-function concatBytes(a: Uint8Array, b: Uint8Array): Uint8Array {
-  const out = new Uint8Array(a.length + b.length);
-  out.set(a, 0);
-  out.set(b, a.length);
-  return out;
-}
 
-describe('reference model (sanity, hand-worked from the spec)', () => {
+describe("the reference model gives the spec's own examples and edges (hand-worked)", () => {
   const enc = (s: string) => new TextEncoder().encode(s);
   test('spec examples', () => {
     // The spec's "data: YHOO / data: +2 / data: 10" example: one event, lines joined with LF.
@@ -106,7 +81,7 @@ describe('reference model (sanity, hand-worked from the spec)', () => {
   });
 });
 
-describe('scanner properties', () => {
+describe('on generated streams: the scanner is chunking-invariant, agrees with the reference model and eventsource-parser, and stays pure', () => {
   test('chunking invariance: any split gives the same events, state and end', () => {
     fc.assert(
       fc.property(chunkedStreamArb, (s) => {
@@ -186,7 +161,7 @@ describe('scanner properties', () => {
         const b = scan(old, other);
         expectMatchesReference(
           { events: [...before.events, ...b.events], state: b.state },
-          concatBytes(s.bytes.subarray(0, bounds[k]!), other),
+          concat([s.bytes.subarray(0, bounds[k]!), other]),
         );
         // The old state still takes branch A the same way.
         expect(scan(old, chunks[k]!)).toEqual(a);

@@ -93,7 +93,10 @@ export interface JsonAnswerState {
   readonly outcome: AnswerOutcome | undefined;
 }
 
-/** The answer reducer's state: one per body format, each read by its own step and end. */
+/**
+ * The answer reducer's state: one per body format, each read by its own step and end. A state
+ * comes from {@link answerStart} or {@link answer} (or a copy of one), never from an object literal.
+ */
 export type AnswerState = EventStreamAnswerState | JsonAnswerState;
 
 /** What {@link answerProgress} reports: what has been read so far. */

@@ -36,7 +36,8 @@ export type SseEvent = {
  * through `structuredClone`; `scan` never changes a state it is given.
  *
  * Only {@link ScanState.lastEventId} and {@link ScanState.retry} are public; the rest is the
- * scanner's internal representation, which may change in any release.
+ * scanner's internal representation, which may change in any release. A state comes from
+ * {@link scanStart}, {@link scan} or {@link scanEnd} (or a copy of one), never from an object literal.
  */
 export interface ScanState {
   /** The spec's "last event ID string": the id buffer as it stood at the last dispatch ('' before any). */
@@ -136,13 +137,21 @@ export function scan(state: ScanState, chunk: Uint8Array): ScanResult {
  */
 export function scanOnto(state: ScanState, chunk: Uint8Array, events: SseEvent[]): ScanState {
   if (chunk.length === 0) return state;
+  return extendedByOneCharacter(state, chunk) ?? scanText(state, chunk, events);
+}
+
+/**
+ * `state` extended by `chunk` when the chunk is one character that ends no line, else
+ * `undefined`. Byte-sized chunks are the worst chunking there is: this skips the line-end searches.
+ */
+function extendedByOneCharacter(state: ScanState, chunk: Uint8Array): ScanState | undefined {
   const byte = asciiByte(state.tail, chunk);
-  if (byte !== -1 && byte !== LF && byte !== CR && state.bomChecked && !state.afterCR) {
-    // A chunk of one character that ends no line only extends the pending line: the worst
-    // chunking there is, so it skips the line-end searches.
-    const pending = grow(state.pending, String.fromCharCode(byte));
-    return withPending(state, pending, NO_TAIL, false, true);
-  }
+  if (byte === -1 || byte === LF || byte === CR || !state.bomChecked || state.afterCR) return undefined;
+  return withPending(state, grow(state.pending, String.fromCharCode(byte)), NO_TAIL, false, true);
+}
+
+/** {@link scanOnto} for any non-empty chunk. */
+function scanText(state: ScanState, chunk: Uint8Array, events: SseEvent[]): ScanState {
   const decoded = decodeChunk(state.tail, chunk);
   let text = decoded.text;
 
