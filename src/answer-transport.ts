@@ -5,6 +5,8 @@
  * @module
  */
 
+import { checkMaxBytes } from './budget.js';
+import { checkTimeoutMs } from './deadline.js';
 import { endSession } from './end-session.js';
 import { isAnswerError } from './errors.js';
 import type { JsonRpcMessage } from './json-rpc.js';
@@ -95,8 +97,14 @@ export class AnswerTransport {
   constructor(url: string | URL, options: AnswerTransportOptions = {}) {
     if (typeof url !== 'string' && !(url instanceof URL)) throw new TypeError('AnswerTransport: url must be a string or a URL');
     if (typeof options !== 'object' || options === null) throw new TypeError('AnswerTransport: options must be an object');
+    // Checked here so that a bad option fails at construction, not at the first send.
+    if (options.fetch !== undefined && typeof options.fetch !== 'function') throw new TypeError('AnswerTransport: fetch must be a function');
+    if (options.resume !== undefined && typeof options.resume !== 'boolean') throw new TypeError('AnswerTransport: resume must be a boolean');
+    if (options.timeoutMs !== undefined) checkTimeoutMs(options.timeoutMs);
+    if (options.maxBytes !== undefined) checkMaxBytes(options.maxBytes);
+    new Headers(options.headers); // throws TypeError for headers fetch would refuse
     this.#url = url;
-    this.#options = options;
+    this.#options = { ...options };
   }
 
   /** The protocol version set by {@link AnswerTransport.setProtocolVersion}, if any. */

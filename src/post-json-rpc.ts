@@ -178,6 +178,10 @@ function checkOptions(url: unknown, message: unknown, options: PostJsonRpcOption
   if (typeof message !== 'object' || message === null || Array.isArray(message)) {
     throw new TypeError('postJsonRpc: message must be a JSON-RPC message object');
   }
+  const { method, id } = message as { method?: unknown; id?: unknown };
+  if (typeof method === 'string' && typeof id === 'number' && !Number.isFinite(id)) {
+    throw new TypeError('postJsonRpc: a request id must be a string or a finite number');
+  }
   if (typeof options !== 'object' || options === null) throw new TypeError('postJsonRpc: options must be an object');
   if (options.fetch !== undefined && typeof options.fetch !== 'function') throw new TypeError('postJsonRpc: fetch must be a function');
   if (options.fetch === undefined && typeof globalThis.fetch !== 'function') throw new TypeError('postJsonRpc: there is no global fetch; pass options.fetch');

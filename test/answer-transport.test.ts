@@ -230,6 +230,15 @@ describe('AnswerTransport and sessions (stateful, SSE)', () => {
   });
 });
 
+test('bad options fail at construction with TypeError or RangeError', () => {
+  expect(() => new AnswerTransport(42 as never)).toThrow(TypeError);
+  expect(() => new AnswerTransport('http://x.test/', { timeoutMs: -1 })).toThrow(RangeError);
+  expect(() => new AnswerTransport('http://x.test/', { maxBytes: 0.5 })).toThrow(RangeError);
+  expect(() => new AnswerTransport('http://x.test/', { resume: 1 as never })).toThrow(TypeError);
+  expect(() => new AnswerTransport('http://x.test/', { fetch: 'no' as never })).toThrow(TypeError);
+  expect(() => new AnswerTransport('http://x.test/', { headers: [['bad header', 'v']] })).toThrow(TypeError);
+});
+
 describe('AnswerTransport and resumption (event store, retryInterval, closeSSEStream)', () => {
   let server: RunningMcpServer;
   beforeAll(async () => {

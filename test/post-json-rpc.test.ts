@@ -335,6 +335,7 @@ describe('the exchange', () => {
     await expect(postJsonRpc('http://x.test/', REQUEST, { fetch: none.fetch, resume: 'yes' as never })).rejects.toThrow(TypeError);
     await expect(postJsonRpc('http://x.test/', null as never, { fetch: none.fetch })).rejects.toThrow(TypeError);
     await expect(postJsonRpc(42 as never, REQUEST, { fetch: none.fetch })).rejects.toThrow(TypeError);
+    await expect(postJsonRpc('http://x.test/', { ...REQUEST, id: Number.NaN }, { fetch: none.fetch })).rejects.toThrow(TypeError);
     expect(none.sent).toEqual([]);
   });
 });

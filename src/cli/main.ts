@@ -120,6 +120,13 @@ function version(): string {
   }
 }
 
+// A reader that goes away (`| head`) is not a failure to report with a stack trace.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  printFailure(`cannot write the output: ${error.message}`);
+  process.exit(EXIT_FAILED);
+});
+
 void main(process.argv.slice(2)).then((code) => {
   process.exitCode = code;
 });
