@@ -6,7 +6,7 @@ import { ListRootsRequestSchema, LoggingMessageNotificationSchema } from '@model
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { AnswerError, AnswerTransport, isAnswerError, type AnswerTransportOptions, type TransportMessage } from '../src/index.js';
 import { rejection } from './helpers/bodies.js';
-import { eventually, startMcpServer, type RunningMcpServer } from './helpers/mcp-server.js';
+import { eventually, SERVER_MODES, startMcpServer, type RunningMcpServer } from './helpers/mcp-server.js';
 
 const VERSION = '2025-11-25';
 const MiB = 1024 * 1024;
@@ -31,14 +31,7 @@ function textOf(result: unknown): string {
   return (result as { content: { text: string }[] }).content[0]!.text;
 }
 
-const modes = [
-  { stateful: false, json: false },
-  { stateful: false, json: true },
-  { stateful: true, json: false },
-  { stateful: true, json: true },
-] as const;
-
-describe.each(modes)('the SDK Client over AnswerTransport (stateful: $stateful, json: $json)', ({ stateful, json }) => {
+describe.each(SERVER_MODES)('the SDK Client over AnswerTransport (stateful: $stateful, json: $json)', ({ stateful, json }) => {
   let server: RunningMcpServer;
   let client: Client;
   let transport: AnswerTransport;

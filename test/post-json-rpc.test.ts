@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { AnswerError, isAnswerError, postJsonRpc, type FetchFunction, type JsonRpcMessage } from '../src/index.js';
 import { jsonResponse, rejection, sseEvent, sseResponse, type SourceBody } from './helpers/bodies.js';
-import { eventually, startMcpServer, type RunningMcpServer } from './helpers/mcp-server.js';
+import { eventually, SERVER_MODES, startMcpServer, type RunningMcpServer } from './helpers/mcp-server.js';
 
 const VERSION = '2025-11-25';
 const MiB = 1024 * 1024;
@@ -33,14 +33,7 @@ function textOf(answer: unknown): string {
   return (answer as { result: { content: { text: string }[] } }).result.content[0]!.text;
 }
 
-const modes = [
-  { stateful: false, json: false },
-  { stateful: false, json: true },
-  { stateful: true, json: false },
-  { stateful: true, json: true },
-] as const;
-
-describe.each(modes)('against the official MCP server (stateful: $stateful, json: $json)', ({ stateful, json }) => {
+describe.each(SERVER_MODES)('against the official MCP server (stateful: $stateful, json: $json)', ({ stateful, json }) => {
   let server: RunningMcpServer;
   let headers: Record<string, string>;
   beforeAll(async () => {

@@ -24,6 +24,14 @@ import { ListRootsResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 
 /** How the server runs. */
+/** The four ways the official server can run: with or without sessions, answering by SSE or JSON. */
+export const SERVER_MODES = [
+  { stateful: false, json: false },
+  { stateful: false, json: true },
+  { stateful: true, json: false },
+  { stateful: true, json: true },
+] as const;
+
 export interface McpServerOptions {
   /** Session ids (`Mcp-Session-Id`) and one transport a session; else a transport a request. */
   readonly stateful: boolean;
