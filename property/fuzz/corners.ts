@@ -39,7 +39,7 @@ export const badUtf8Arb: fc.Arbitrary<Bytes> = fc.oneof(
 export const hugeRunArb: fc.Arbitrary<Bytes> = fc
   .tuple(
     fc.constantFrom('a', ':', ' ', '\u00e9', '\u20ac', '\u{1f600}', '\u0000', '{"a":1}'),
-    fc.oneof({ weight: 6, arbitrary: fc.integer({ min: 200, max: 5000 }) }, { weight: 1, arbitrary: fc.integer({ min: 60_000, max: 300_000 }) }),
+    fc.oneof({ weight: 20, arbitrary: fc.integer({ min: 200, max: 5000 }) }, { weight: 1, arbitrary: fc.integer({ min: 60_000, max: 300_000 }) }),
   )
   .map(([unit, bytes]) => utf8(unit.repeat(Math.max(1, Math.floor(bytes / utf8(unit).length)))));
 
@@ -97,11 +97,12 @@ export function cornerCutsArb(bytes: Uint8Array): fc.Arbitrary<number[]> {
   const length = bytes.length;
   const edges = edgesOf(bytes);
   const offset = fc.integer({ min: 0, max: length });
+  const edge = fc.nat({ max: edges.length - 1 }).map((i) => edges[i]!);
   const sorted = (xs: number[]): number[] => xs.sort((a, b) => a - b);
   return fc.oneof(
     { weight: 1, arbitrary: fc.constant<number[]>([]) },
-    { weight: 3, arbitrary: fc.array(fc.oneof(fc.constantFrom(...edges), offset), { maxLength: 24 }).map(sorted) },
-    { weight: 2, arbitrary: fc.tuple(fc.subarray(edges, { maxLength: Math.min(64, edges.length) }), fc.array(offset, { maxLength: 4 })).map(([a, b]) => sorted([...a, ...b])) },
+    { weight: 3, arbitrary: fc.array(fc.oneof(edge, offset), { maxLength: 24 }).map(sorted) },
+    { weight: 2, arbitrary: fc.tuple(fc.array(edge, { maxLength: 64 }), fc.array(offset, { maxLength: 4 })).map(([a, b]) => sorted([...a, ...b])) },
     { weight: 1, arbitrary: fc.tuple(offset, fc.integer({ min: 1, max: 64 })).map(([from, n]) => Array.from({ length: Math.min(n, length - from) }, (_, i) => from + i)) },
     // Even sizes from 1 byte up: a huge line in small chunks. Capped in count, to bound a run's cost.
     { weight: 1, arbitrary: fc.integer({ min: 1, max: 4096 }).map((size) => Array.from({ length: Math.min(2000, Math.floor(length / size)) }, (_, i) => (i + 1) * size)) },
@@ -135,25 +136,29 @@ export function deepJson(depth: number, leaf: string): string {
 const leafArb = fc.constantFrom('1', '[]', '"x"', '{}');
 const stringUnitArb = fc.constantFrom('z', '\u00e9', '\u{1f600}', '\\n', '\\"', '\\u0000', 'a\\u00e9');
 
-/** JSON value text: plain values mostly; odd numbers and keys; now and then deep or huge ones. */
+/** JSON value text: plain values mostly, odd numbers and keys, some nesting, some long strings. */
 export const valueTextArb: fc.Arbitrary<string> = fc.oneof(
   { weight: 40, arbitrary: fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.stringify(v)) },
   { weight: 8, arbitrary: fc.constantFrom('-0', '1e400', '0.1e1', '1E-7', '"\\ud800"', '"\\u0000"', '{"__proto__":1}', '{"a":1,"a":2}', '"\\/"', '[]', '{}', 'null') },
   { weight: 3, arbitrary: fc.tuple(fc.integer({ min: 1, max: 3000 }), leafArb).map(([d, leaf]) => deepJson(d, leaf)) },
-  { weight: 1, arbitrary: fc.tuple(fc.integer({ min: 50_000, max: 120_000 }), leafArb).map(([d, leaf]) => deepJson(d, leaf)) },
   { weight: 3, arbitrary: fc.tuple(stringUnitArb, fc.integer({ min: 1, max: 2000 })).map(([unit, n]) => `"${unit.repeat(n)}"`) },
-  { weight: 1, arbitrary: fc.tuple(stringUnitArb, fc.integer({ min: 100_000, max: 200_000 })).map(([unit, n]) => `"${unit.repeat(n)}"`) },
+);
+
+/** JSON value text too deep for a recursive reader (50 000 levels and more), or a string past the long-string limit. */
+export const hugeValueTextArb: fc.Arbitrary<string> = fc.oneof(
+  fc.tuple(fc.integer({ min: 50_000, max: 120_000 }), leafArb).map(([d, leaf]) => deepJson(d, leaf)),
+  fc.tuple(stringUnitArb, fc.integer({ min: 100_000, max: 200_000 })).map(([unit, n]) => `"${unit.repeat(n)}"`),
 );
 
 /** A message written as JSON text, with an id of any JSON type (or none). */
-export function messageTextArb(requestIds: fc.Arbitrary<string>): fc.Arbitrary<string> {
+export function messageTextArb(requestIds: fc.Arbitrary<string>, values: fc.Arbitrary<string> = valueTextArb): fc.Arbitrary<string> {
   const id = fc.option(fc.oneof(requestIds, anyIdTextArb), { nil: undefined });
   const member = (key: string, value: string | undefined): string => (value === undefined ? '' : `"${key}":${value},`);
   return fc
     .record({
       id,
       method: fc.option(fc.constantFrom('"notifications/message"', '"ping"', '1', 'null'), { nil: undefined }),
-      result: fc.option(valueTextArb, { nil: undefined }),
+      result: fc.option(values, { nil: undefined }),
       error: fc.option(fc.constantFrom('{"code":-32600,"message":"bad"}', 'null', '"e"', '{}'), { nil: undefined }),
       extra: fc.option(fc.constantFrom('"jsonrpc":"2.0"', '"params":{}', '"__proto__":{"result":1}', '"Result":1'), { nil: undefined }),
       keysLast: fc.boolean(),
@@ -166,16 +171,20 @@ export function messageTextArb(requestIds: fc.Arbitrary<string>): fc.Arbitrary<s
     });
 }
 
-/** Event data or a JSON body: messages, batches mixing messages with anything, non-messages, non-JSON, empty. */
+/**
+ * Event data or a JSON body: messages, batches mixing messages with anything, non-messages,
+ * non-JSON, empty; now and then (about one in fifty) a message with a huge result.
+ */
 export function payloadArb(requestIds: fc.Arbitrary<string>): fc.Arbitrary<string> {
   const message = messageTextArb(requestIds);
   const element = fc.oneof({ weight: 4, arbitrary: message }, { weight: 1, arbitrary: valueTextArb });
   return fc.oneof(
-    { weight: 6, arbitrary: message },
-    { weight: 3, arbitrary: fc.array(element, { maxLength: 6 }).map((els) => `[${els.join(',')}]`) },
-    { weight: 1, arbitrary: fc.array(fc.array(message, { maxLength: 2 }).map((els) => `[${els.join(',')}]`), { maxLength: 2 }).map((els) => `[${els.join(',')}]`) },
-    { weight: 1, arbitrary: valueTextArb },
-    { weight: 1, arbitrary: fc.constantFrom('', ' ', 'not json', '{', '{"id":1,"result":1', '\ufeff{"result":1}', '{"result":1}}', 'undefined') },
-    { weight: 1, arbitrary: message.map((m) => ` \t${m}\r\n `) },
+    { weight: 24, arbitrary: message },
+    { weight: 12, arbitrary: fc.array(element, { maxLength: 6 }).map((els) => `[${els.join(',')}]`) },
+    { weight: 4, arbitrary: fc.array(fc.array(message, { maxLength: 2 }).map((els) => `[${els.join(',')}]`), { maxLength: 2 }).map((els) => `[${els.join(',')}]`) },
+    { weight: 4, arbitrary: valueTextArb },
+    { weight: 4, arbitrary: fc.constantFrom('', ' ', 'not json', '{', '{"id":1,"result":1', '\ufeff{"result":1}', '{"result":1}}', 'undefined') },
+    { weight: 4, arbitrary: message.map((m) => ` \t${m}\r\n `) },
+    { weight: 1, arbitrary: messageTextArb(requestIds, hugeValueTextArb) },
   );
 }

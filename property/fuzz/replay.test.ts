@@ -52,7 +52,7 @@ const plantedBug = defineTarget<{ bytes: Uint8Array; cut: number }>({
   arbitrary: fc
     .uint8Array({ minLength: 2, maxLength: 40 })
     .map((b) => Uint8Array.from(b, (x) => (x % 2 === 0 ? 0x0d : 0x0a)))
-    .chain((bytes) => fc.record({ bytes: fc.constant(bytes), cut: fc.integer({ min: 1, max: bytes.length - 1 }) })),
+    .chain((bytes) => fc.record({ bytes: fc.constant(bytes), cut: fc.integer({ min: 1, max: bytes.length - 1 }) }, { noNullPrototype: true })),
   check({ bytes, cut }) {
     ensure(!(bytes[cut - 1] === 0x0d && bytes[cut] === 0x0a), `a cut at ${cut} splits a CRLF`);
   },

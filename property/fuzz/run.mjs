@@ -2,19 +2,22 @@
 // Node 20 does not run TypeScript, so esbuild (a devDependency) first bundles worker.ts with src/
 // into node_modules/.cache; each target then runs in a worker thread under a watchdog.
 import { build } from 'esbuild';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..', '..');
-const bundle = join(root, 'node_modules', '.cache', 'sse-answer-fuzz', 'worker.mjs');
+// One bundle per run, so that runs side by side do not overwrite each other's.
+const bundle = join(root, 'node_modules', '.cache', 'sse-answer-fuzz', `worker-${process.pid}.mjs`);
 const findingsDir = join(here, 'findings');
 
 /** Time to shrink a failing input; time a worker may run past its budget before it counts as hung. */
 const SHRINK_MS = 20_000;
 const GRACE_MS = 15_000;
+/** A check that runs this long without returning is a hang (the slowest inputs take about a second). */
+const STALL_MS = 15_000;
 /** The time limit of one check of an async target (a read that never settles). */
 const RUN_TIMEOUT_MS = 5_000;
 
@@ -37,19 +40,33 @@ function parseArgs(argv) {
   return args;
 }
 
-/** Runs a worker until it posts `until`, or the watchdog stops it after `limitMs`. */
+/**
+ * Runs a worker until it posts its result. The watchdog stops it when it outlives `limitMs`, or
+ * when its run counter (shared memory, see worker.ts) stands still for STALL_MS: a check that hangs.
+ */
 function runWorker(request, limitMs, onMessage) {
   return new Promise((resolve) => {
     const worker = new Worker(bundle, { workerData: request, resourceLimits: { maxOldGenerationSizeMb: 2048 } });
+    const runs = new Int32Array(request.counter);
     let settled = false;
+    let lastRuns = -1;
+    let lastChange = Date.now();
     const finish = (outcome) => {
       if (settled) return;
       settled = true;
       clearTimeout(watchdog);
+      clearInterval(stall);
       void worker.terminate();
       resolve(outcome);
     };
     const watchdog = setTimeout(() => finish({ kind: 'hang' }), limitMs);
+    const stall = setInterval(() => {
+      const now = Atomics.load(runs, 0);
+      if (now !== lastRuns) {
+        lastRuns = now;
+        lastChange = Date.now();
+      } else if (request.mode === 'campaign' && Date.now() - lastChange > STALL_MS) finish({ kind: 'hang' });
+    }, 500);
     worker.on('message', (message) => {
       onMessage(message);
       if (message.kind === 'done' || message.kind === 'input') finish({ kind: 'message', message });
@@ -88,7 +105,7 @@ async function campaign(target, seed, ms, path) {
   }
   // Hung or crashed: the run in progress is the last one counted, unless a failure was being shrunk.
   const hungPath = foundPath ?? String(Math.max(0, Atomics.load(runs, 0) - 1));
-  const error = outcome.kind === 'hang' ? `the check did not return within ${ms + SHRINK_MS + GRACE_MS} ms (a hang)` : `the worker crashed: ${outcome.error?.stack ?? outcome.error}`;
+  const error = outcome.kind === 'hang' ? `a check did not return within ${STALL_MS} ms (a hang)` : `the worker crashed: ${outcome.error?.stack ?? outcome.error}`;
   console.log(`  ${target}: ${outcome.kind === 'hang' ? 'HUNG' : 'CRASHED'} at path ${hungPath} after ${Atomics.load(runs, 0)} runs (${seconds} s)`);
   const generated = await runWorker({ ...request, mode: 'generate', path: hungPath }, 60_000, () => {});
   const input = generated.kind === 'message' ? JSON.parse(generated.message.input) : null;
@@ -127,7 +144,9 @@ async function main() {
   process.exitCode = findings.length === 0 ? 0 : 1;
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exitCode = 2;
-});
+main()
+  .catch((error) => {
+    console.error(error);
+    process.exitCode = 2;
+  })
+  .finally(() => rmSync(bundle, { force: true }));

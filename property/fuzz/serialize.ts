@@ -27,7 +27,8 @@ function toStored(value: unknown): Stored {
   if (value === null || typeof value === 'boolean' || typeof value === 'string') return value;
   if (value instanceof Uint8Array) return { $base64: Buffer.from(value.buffer, value.byteOffset, value.length).toString('base64') };
   if (Array.isArray(value)) return value.map(toStored);
-  if (typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
+  // fast-check's records may have a null prototype; they come back as plain objects.
+  if (typeof value === 'object' && [Object.prototype, null].includes(Object.getPrototypeOf(value))) {
     // Own keys written as entries, so that `__proto__` and any key order survive.
     return { $object: Object.keys(value).map((key) => [key, toStored((value as Record<string, unknown>)[key])]) };
   }

@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { parseJson, parseJsonWith } from '../../../src/parse-json.js';
-import { payloadArb, valueTextArb } from '../corners.js';
+import { hugeValueTextArb, payloadArb, valueTextArb } from '../corners.js';
 import { jsonDifference } from '../json-values.js';
 import { defineTarget, ensure } from '../target.js';
 
@@ -18,12 +18,16 @@ interface ParseInput {
 
 /** A text: a value, a message or batch, several values in an array, or a long clean string among them. */
 const validTextArb: fc.Arbitrary<string> = fc.oneof(
-  valueTextArb,
-  payloadArb(fc.constantFrom('1', '"1"', 'null')),
-  fc.array(fc.oneof(valueTextArb, fc.integer({ min: 1, max: 40 }).map((n) => `"${'z'.repeat(n)}"`)), { minLength: 1, maxLength: 6 }).map((vs) => `[${vs.join(', ')}]`),
-  fc
-    .tuple(fc.constantFrom('"a"', '"__proto__"', '"\\u0000"', '"z"'), fc.integer({ min: 1, max: 300_000 }), fc.constantFrom('', '\\n', '\\u0000', '\u00e9', '\u{1f600}'))
-    .map(([key, n, extra]) => `{${key}: "${'y'.repeat(n)}${extra}", ${key}:"${'w'.repeat(n % 50)}"}`),
+  { weight: 4, arbitrary: valueTextArb },
+  { weight: 1, arbitrary: hugeValueTextArb },
+  { weight: 4, arbitrary: payloadArb(fc.constantFrom('1', '"1"', 'null')) },
+  { weight: 4, arbitrary: fc.array(fc.oneof(valueTextArb, fc.integer({ min: 1, max: 40 }).map((n) => `"${'z'.repeat(n)}"`)), { minLength: 1, maxLength: 6 }).map((vs) => `[${vs.join(', ')}]`) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .tuple(fc.constantFrom('"a"', '"__proto__"', '"\\u0000"', '"z"'), fc.integer({ min: 1, max: 300_000 }), fc.constantFrom('', '\\n', '\\u0000', '\u00e9', '\u{1f600}'))
+      .map(([key, n, extra]) => `{${key}: "${'y'.repeat(n)}${extra}", ${key}:"${'w'.repeat(n % 50)}"}`),
+  },
 );
 
 /** A near-miss: text inserted or removed somewhere (often a quote, an escape or a control character). */

@@ -4,7 +4,8 @@
  * bodies that never end, cancels that throw, reject or hang, content types that are not quite
  * right. Each read must settle once, with the code, cause and messages the pure reducer and the
  * fault imply; release the body; leave no listener on the signal, no unhandled rejection, and no
- * read or `onMessage` call after it settled.
+ * read or `onMessage` call after it settled. Reads alongside it share its signal: none of them
+ * may leave a listener behind or raise `MaxListenersExceededWarning`.
  */
 import fc from 'fast-check';
 import { getEventListeners } from 'node:events';
@@ -33,6 +34,8 @@ interface ReadInput extends BodyInput {
   readonly onMessage: OnMessagePlan;
   readonly cancel: CancelKind;
   readonly signal: SignalPlan;
+  /** Clean reads of the same body started alongside, sharing the signal (a client-wide deadline). */
+  readonly alongside: number;
 }
 
 /** An acceptable way for the read to end. */
@@ -92,6 +95,7 @@ const inputArb: fc.Arbitrary<ReadInput> = bodyInputArb.chain((body) =>
       { weight: 4, arbitrary: fc.constantFrom<SignalPlan>({ kind: 'given' }, { kind: 'none' }) },
       { weight: 1, arbitrary: reasonArb.map((reason): SignalPlan => ({ kind: 'pre-aborted', reason })) },
     ),
+    alongside: fc.oneof({ weight: 3, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: fc.integer({ min: 1, max: 14 }) }),
   }),
 );
 
@@ -161,8 +165,9 @@ function expectedOf(input: ReadInput, chunks: readonly Uint8Array[]): Expected {
   throw new Error('unreachable: the loop ends at the end of the body');
 }
 
-/** Rejections nobody handled, since the first read. */
+/** Rejections nobody handled, and listener-leak warnings, since the first read. */
 const unhandled: unknown[] = [];
+const leakWarnings: Error[] = [];
 let watching = false;
 
 const turns = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
@@ -179,8 +184,12 @@ export const readAnswerTarget = defineTarget<ReadInput>({
     if (!watching) {
       watching = true;
       process.on('unhandledRejection', (reason) => unhandled.push(reason));
+      process.on('warning', (warning) => {
+        if (warning.name === 'MaxListenersExceededWarning') leakWarnings.push(warning);
+      });
     }
     const unhandledBefore = unhandled.length;
+    const warningsBefore = leakWarnings.length;
     const chunks = chunksOf(input.bytes, input.cuts);
     const expected = expectedOf(input, chunksOf(input.bytes, input.cuts)); // its own copies: the reader's may be kept
 
@@ -197,6 +206,15 @@ export const readAnswerTarget = defineTarget<ReadInput>({
     const headers = new Headers();
     if (input.contentType !== null) headers.set('content-type', input.contentType);
     const response = new Response(body, { headers });
+    const signal = needsSignal ? controller.signal : undefined;
+    const others = Array.from({ length: signal === undefined ? 0 : input.alongside }, () => {
+      const other = new Response(faultyBody(chunksOf(input.bytes, input.cuts), { kind: 'none' }, 'ok', abort, timers, input.format).body, { headers });
+      const done = readAnswer(other, { requestId: input.requestId, maxBytes: input.maxBytes, signal }).then(
+        () => {},
+        () => {},
+      );
+      return { other, done };
+    });
 
     const received: JsonRpcMessage[] = [];
     const thrown = new Error('thrown by onMessage');
@@ -213,7 +231,7 @@ export const readAnswerTarget = defineTarget<ReadInput>({
     let result: { ok: true; value: unknown } | { ok: false; error: unknown } | undefined;
     let watchdog: ReturnType<typeof setTimeout> | undefined;
     try {
-      const read = readAnswer(response, { requestId: input.requestId, maxBytes: input.maxBytes, signal: needsSignal ? controller.signal : undefined, onMessage }).then(
+      const read = readAnswer(response, { requestId: input.requestId, maxBytes: input.maxBytes, signal, onMessage }).then(
         (value) => {
           settlements++;
           result = { ok: true, value };
@@ -227,12 +245,15 @@ export const readAnswerTarget = defineTarget<ReadInput>({
         watchdog = setTimeout(() => resolve('late'), SETTLE_MS);
       });
       if ((await Promise.race([read, late])) === 'late') throw new Broken(`readAnswer did not settle within ${SETTLE_MS} ms (${record.pulls} reads)`);
+      const all = Promise.all(others.map((o) => o.done)).then(() => 'settled' as const);
+      if ((await Promise.race([all, late])) === 'late') throw new Broken(`a read alongside did not settle within ${SETTLE_MS} ms`);
     } finally {
       clearTimeout(watchdog);
     }
     const settledAt = { pulls: record.pulls, messages: received.length };
     ensure(response.body === null || !response.body.locked, 'the body is still locked after readAnswer settled');
     ensure(record.cancelled || record.closed || record.errored, 'the body was neither cancelled, nor read to its end, nor errored');
+    ensure(others.every((o) => o.other.body === null || !o.other.body.locked), 'a body read alongside is still locked');
     ensure(getEventListeners(controller.signal, 'abort').length === 0, () => `${getEventListeners(controller.signal, 'abort').length} abort listeners left on the signal`);
     if (expected.unread) ensure(record.pulls === 0, () => `${record.pulls} reads of a body that must not be read`);
     await turns(5);
@@ -241,6 +262,7 @@ export const readAnswerTarget = defineTarget<ReadInput>({
     ensure(record.pulls === settledAt.pulls, () => `${record.pulls - settledAt.pulls} reads after readAnswer settled`);
     ensure(received.length === settledAt.messages, 'onMessage was called after readAnswer settled');
     ensure(unhandled.length === unhandledBefore, () => `an unhandled rejection: ${show(String(unhandled[unhandled.length - 1]))}`);
+    ensure(leakWarnings.length === warningsBefore, () => `${leakWarnings[leakWarnings.length - 1]?.message ?? ''} (with ${input.alongside + 1} reads on one signal)`);
 
     // The messages: all those expected, or (after an abort from onMessage or a timer) a prefix of at least `min`.
     const exact = expected.min === expected.messages.length;
