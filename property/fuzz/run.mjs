@@ -137,7 +137,8 @@ async function main() {
     if (finding === undefined) continue;
     const file = writeFinding(finding);
     console.log(`    ${finding.error.split('\n')[0]}`);
-    console.log(`    written to ${file}; replay: npm run fuzz -- --seed ${seed} --target ${target} --path ${finding.path}`);
+    // The run's own path (before any shrinking) replays it, and shrinks it again.
+    console.log(`    written to ${file}; replay: npm run fuzz -- --seed ${seed} --target ${target} --path ${finding.path.split(':')[0]}`);
     findings.push(finding);
   }
   console.log(`fuzz: ${findings.length === 0 ? 'no findings' : `${findings.length} finding(s)`} (seed=${seed})`);
