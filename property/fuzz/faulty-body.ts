@@ -67,6 +67,11 @@ export function badChunkOf(kind: BadChunk): unknown {
   }
 }
 
+/** What a body that never ends sends after its chunks, again and again: a comment, or JSON whitespace. */
+export function heartbeatOf(format: 'event-stream' | 'json'): Uint8Array {
+  return new TextEncoder().encode(format === 'json' ? ' ' : ': ping\n\n');
+}
+
 /** What the source saw. */
 export interface SourceRecord {
   pulls: number;
@@ -90,7 +95,7 @@ export function faultyBody(
   format: 'event-stream' | 'json',
 ): { body: ReadableStream<Uint8Array>; record: SourceRecord } {
   const record: SourceRecord = { pulls: 0, cancelled: false, closed: false, errored: false, error: new Error('the source failed') };
-  const heartbeat = new TextEncoder().encode(format === 'json' ? ' ' : ': ping\n\n');
+  const heartbeat = heartbeatOf(format);
   const n = chunks.length;
   const body = new ReadableStream<Uint8Array>(
     {

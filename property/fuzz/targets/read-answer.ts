@@ -21,7 +21,7 @@ import {
   type JsonRpcMessage,
 } from '../../../src/index.js';
 import { bodyInputArb, chunksOf, type BodyInput } from '../bodies.js';
-import { faultyBody, reasonOf, type BadChunk, type CancelKind, type Fault, type ReasonKind } from '../faulty-body.js';
+import { faultyBody, heartbeatOf, reasonOf, type BadChunk, type CancelKind, type Fault, type ReasonKind } from '../faulty-body.js';
 import { jsonDifference, show } from '../json-values.js';
 import { Broken, defineTarget, ensure } from '../target.js';
 
@@ -148,6 +148,11 @@ function expectedOf(input: ReadInput, chunks: readonly Uint8Array[]): Expected {
     }
     if (i === chunks.length) {
       if (fault.kind === 'endless') {
+        // The first heartbeat may complete a pending event (even the answer's); later ones change nothing.
+        const beat = answer(state, heartbeatOf(input.format));
+        const stopped = report(beat.messages);
+        if (stopped !== undefined) return { endings: [stopped], messages, min, unread: false };
+        if (beat.outcome !== undefined) return { endings: [{ kind: 'outcome', outcome: beat.outcome }], messages, min, unread: false };
         const endings = [abortEnding(fault.reason)];
         if (input.maxBytes !== Infinity) endings.push({ kind: 'outcome', outcome: { kind: 'budget_exceeded' } });
         return { endings, messages, min, unread: false };
