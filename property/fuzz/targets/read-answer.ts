@@ -177,8 +177,8 @@ let watching = false;
 
 const turns = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** How long a read may take to settle, well past every timer a fault arms. */
-const SETTLE_MS = 2000;
+/** How long a read may take to settle: well past every timer a fault arms, and a huge body on a busy machine. */
+const SETTLE_MS = 10_000;
 
 export const readAnswerTarget = defineTarget<ReadInput>({
   name: 'read-answer',
