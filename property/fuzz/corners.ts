@@ -150,20 +150,40 @@ export const hugeValueTextArb: fc.Arbitrary<string> = fc.oneof(
   fc.tuple(stringUnitArb, fc.integer({ min: 100_000, max: 200_000 })).map(([unit, n]) => `"${unit.repeat(n)}"`),
 );
 
-/** A message written as JSON text, with an id of any JSON type (or none). */
+/**
+ * A message written as JSON text: a response (result, error, or both), a request or notification
+ * (sometimes also carrying a result), or an object with none of the three; with the request's
+ * id, `null`, none, or an id of any other JSON type.
+ */
 export function messageTextArb(requestIds: fc.Arbitrary<string>, values: fc.Arbitrary<string> = valueTextArb): fc.Arbitrary<string> {
-  const id = fc.option(fc.oneof(requestIds, anyIdTextArb), { nil: undefined });
+  const id = fc.oneof(
+    { weight: 4, arbitrary: requestIds },
+    { weight: 2, arbitrary: fc.constant('null') },
+    { weight: 1, arbitrary: fc.constant(undefined) },
+    { weight: 3, arbitrary: anyIdTextArb },
+  );
+  const error = fc.constantFrom('{"code":-32600,"message":"bad"}', 'null', '"e"', '{}');
+  const method = fc.constantFrom('"notifications/message"', '"ping"', '1', 'null');
+  const none = fc.constant(undefined);
   const member = (key: string, value: string | undefined): string => (value === undefined ? '' : `"${key}":${value},`);
   return fc
-    .record({
-      id,
-      method: fc.option(fc.constantFrom('"notifications/message"', '"ping"', '1', 'null'), { nil: undefined }),
-      result: fc.option(values, { nil: undefined }),
-      error: fc.option(fc.constantFrom('{"code":-32600,"message":"bad"}', 'null', '"e"', '{}'), { nil: undefined }),
-      extra: fc.option(fc.constantFrom('"jsonrpc":"2.0"', '"params":{}', '"__proto__":{"result":1}', '"Result":1'), { nil: undefined }),
-      keysLast: fc.boolean(),
-    })
-    .map(({ id, method, result, error, extra, keysLast }) => {
+    .oneof(
+      { weight: 4, arbitrary: fc.record({ method: none, result: values, error: none }) },
+      { weight: 2, arbitrary: fc.record({ method: none, result: none, error }) },
+      { weight: 1, arbitrary: fc.record({ method: none, result: values, error }) },
+      { weight: 3, arbitrary: fc.record({ method, result: none, error: none }) },
+      { weight: 1, arbitrary: fc.record({ method, result: values, error: fc.option(error, { nil: undefined }) }) },
+      { weight: 1, arbitrary: fc.record({ method: none, result: none, error: none }) },
+    )
+    .chain((members) =>
+      fc.record({
+        members: fc.constant(members),
+        id,
+        extra: fc.option(fc.constantFrom('"jsonrpc":"2.0"', '"params":{}', '"__proto__":{"result":1}', '"Result":1'), { nil: undefined }),
+        keysLast: fc.boolean(),
+      }),
+    )
+    .map(({ members: { method, result, error }, id, extra, keysLast }) => {
       const keys = member('method', method) + member('result', result) + member('error', error);
       const others = member('id', id) + (extra === undefined ? '' : `${extra},`);
       const body = keysLast ? others + keys : keys + others;
