@@ -3,7 +3,7 @@
  * @module
  */
 
-import { readAnswer, type JsonRpcRequestId } from '../index.js';
+import { readAnswerBody, type JsonRpcRequestId } from '../index.js';
 import { openInput, sniffFormat } from './input.js';
 import { printJson, printPassedOver } from './output.js';
 
@@ -19,7 +19,7 @@ export interface ReadCommand {
 export async function read(command: ReadCommand): Promise<void> {
   const input = await openInput(command.file);
   const { contentType, body } = command.contentType === undefined ? await sniffFormat(input) : { contentType: command.contentType, body: input };
-  const answer = await readAnswer(new Response(body, { headers: { 'content-type': contentType } }), {
+  const answer = await readAnswerBody(body, contentType, {
     requestId: command.requestId,
     maxBytes: command.maxBytes,
     onMessage: printPassedOver,
