@@ -160,7 +160,7 @@ async function readFormat(
       const read = answer(state, chunk);
       state = read.state;
       report(read.messages);
-      if (read.outcome !== undefined) return settle(read.outcome, format, detailOf());
+      if (read.outcome !== undefined) return settle(read.outcome, format, detailOf);
     }
   } finally {
     chunks.close(cancelReason);
@@ -171,7 +171,7 @@ async function readFormat(
     const ended = answerEnd(state);
     state = ended.state;
     report(ended.messages);
-    return settle(ended.outcome, format, detailOf());
+    return settle(ended.outcome, format, detailOf);
   }
 
   /** Gives each message to `onMessage`; the signal is checked after every call, as it may abort it. */
@@ -205,11 +205,11 @@ function formatOf(essence: string | undefined): AnswerFormat | undefined {
   return undefined;
 }
 
-/** The answer, or the error that says why there is none. */
-function settle(outcome: AnswerOutcome, format: AnswerFormat, detail: AnswerDetail): JsonRpcResponse {
+/** The answer, or the error that says why there is none: only an error reads what had been read. */
+function settle(outcome: AnswerOutcome, format: AnswerFormat, detailOf: () => AnswerDetail): JsonRpcResponse {
+  if (outcome.kind === 'answer') return outcome.answer;
+  const detail = detailOf();
   switch (outcome.kind) {
-    case 'answer':
-      return outcome.answer;
     case 'budget_exceeded':
       throw new AnswerError(
         'budget_exceeded',
