@@ -46,61 +46,61 @@ export function openChunks(source: ByteSource, signal: AbortSignal | undefined):
 
 /**
  * {@link Chunks} over a {@link Puller}. A class, not a set of closures: a read of a small answer
- * opens one, so what it allocates is paid on every call.
+ * opens one, so what it allocates is paid on every call. Its members, and the pullers', are `#`
+ * names, which a minifier shortens.
  */
 class PulledChunks implements Chunks {
+  readonly #puller: Puller;
   /** The source ended or failed by itself: nothing to release. */
-  private finished = false;
-  private released = false;
-  private readonly unwatch: (() => void) | undefined;
-  private readonly pace: (() => Promise<void> | undefined) | undefined;
+  #finished = false;
+  #released = false;
+  readonly #unwatch: (() => void) | undefined;
+  readonly #pace: (() => Promise<void> | undefined) | undefined;
 
-  constructor(
-    private readonly puller: Puller,
-    signal: AbortSignal | undefined,
-  ) {
-    this.unwatch = signal === undefined ? undefined : watchAbort(signal, () => this.release(abortReason(signal)));
-    this.pace = signal === undefined ? undefined : pacer();
+  constructor(puller: Puller, signal: AbortSignal | undefined) {
+    this.#puller = puller;
+    this.#unwatch = signal === undefined ? undefined : watchAbort(signal, () => this.#release(abortReason(signal)));
+    this.#pace = signal === undefined ? undefined : pacer();
   }
 
   // A plain method, not an async one: one promise a chunk, not two.
   next(): Promise<Uint8Array | undefined> {
-    const paced = this.pace?.();
-    return paced === undefined ? this.read() : paced.then(() => this.read());
+    const paced = this.#pace?.();
+    return paced === undefined ? this.#read() : paced.then(() => this.#read());
   }
 
   close(reason?: unknown): void {
-    this.unwatch?.();
-    this.release(reason);
-    this.puller.unlock();
+    this.#unwatch?.();
+    this.#release(reason);
+    this.#puller.unlock();
   }
 
-  private read(): Promise<Uint8Array | undefined> {
+  #read(): Promise<Uint8Array | undefined> {
     let pending: Promise<IteratorResult<unknown>>;
     try {
-      pending = this.puller.next();
+      pending = this.#puller.next();
     } catch (error) {
       pending = Promise.reject(error); // an iterator that throws instead of rejecting
     }
-    return pending.then(this.settle, this.fail);
+    return pending.then(this.#settle, this.#fail);
   }
 
   // Made once an open, not once a read: every read hands them to `then`.
-  private readonly settle = (result: IteratorResult<unknown>): Uint8Array | undefined => {
+  readonly #settle = (result: IteratorResult<unknown>): Uint8Array | undefined => {
     if (result.done !== true) return checkChunk(result.value);
-    if (!this.released) this.finished = true; // not the end an abort's release forced
+    if (!this.#released) this.#finished = true; // not the end an abort's release forced
     return undefined;
   };
 
-  private readonly fail = (error: unknown): never => {
-    this.finished = true;
+  readonly #fail = (error: unknown): never => {
+    this.#finished = true;
     throw error;
   };
 
-  private release(reason: unknown): void {
-    if (this.finished || this.released) return;
-    this.released = true;
-    this.puller.release(reason);
+  #release(reason: unknown): void {
+    if (this.#finished || this.#released) return;
+    this.#released = true;
+    this.#puller.release(reason);
   }
 }
 
@@ -151,25 +151,25 @@ function isStream(value: object): value is ReadableStream<Uint8Array> {
 }
 
 class StreamPuller implements Puller {
-  private readonly reader: ReadableStreamDefaultReader<Uint8Array>;
+  readonly #reader: ReadableStreamDefaultReader<Uint8Array>;
 
   constructor(stream: ReadableStream<Uint8Array>) {
-    this.reader = stream.getReader();
+    this.#reader = stream.getReader();
   }
 
   next(): Promise<IteratorResult<unknown>> {
-    return this.reader.read();
+    return this.#reader.read();
   }
 
   // A cancel settles a pending read (as done) at once; it is not awaited, so a source whose
   // cancel hangs cannot hold the read.
   release(reason: unknown): void {
-    observe(() => this.reader.cancel(reason));
+    observe(() => this.#reader.cancel(reason));
   }
 
   unlock(): void {
     try {
-      this.reader.releaseLock();
+      this.#reader.releaseLock();
     } catch {
       // Already released.
     }
@@ -182,32 +182,34 @@ class StreamPuller implements Puller {
  * done) while the iterator's read is still pending.
  */
 class IterablePuller implements Puller {
-  private iterator: AsyncIterator<unknown> | undefined;
-  private wake: ((result: IteratorResult<unknown>) => void) | undefined;
-  private released = false;
+  #iterator: AsyncIterator<unknown> | undefined;
+  #wake: ((result: IteratorResult<unknown>) => void) | undefined;
+  #released = false;
+  readonly #iterable: AsyncIterable<Uint8Array>;
+  readonly #interruptible: boolean;
 
-  constructor(
-    private readonly iterable: AsyncIterable<Uint8Array>,
-    private readonly interruptible: boolean,
-  ) {}
+  constructor(iterable: AsyncIterable<Uint8Array>, interruptible: boolean) {
+    this.#iterable = iterable;
+    this.#interruptible = interruptible;
+  }
 
   next(): Promise<IteratorResult<unknown>> {
-    if (this.released) return Promise.resolve({ done: true, value: undefined });
-    this.iterator ??= this.iterable[Symbol.asyncIterator]();
-    const pending = this.iterator.next();
-    if (!this.interruptible) return pending;
+    if (this.#released) return Promise.resolve({ done: true, value: undefined });
+    this.#iterator ??= this.#iterable[Symbol.asyncIterator]();
+    const pending = this.#iterator.next();
+    if (!this.#interruptible) return pending;
     return new Promise((resolve, reject) => {
-      this.wake = resolve;
+      this.#wake = resolve;
       pending.then(resolve, reject);
     });
   }
 
   release(): void {
-    this.released = true;
-    this.wake?.({ done: true, value: undefined });
-    const { iterable } = this;
+    this.#released = true;
+    this.#wake?.({ done: true, value: undefined });
+    const iterable = this.#iterable;
     // Even an iterator never read is returned: an async generator then never starts.
-    observe(() => (this.iterator ??= iterable[Symbol.asyncIterator]()).return?.());
+    observe(() => (this.#iterator ??= iterable[Symbol.asyncIterator]()).return?.());
     const destroy = (iterable as { destroy?: unknown }).destroy;
     if (typeof destroy === 'function') observe(() => destroy.call(iterable));
   }
