@@ -40,46 +40,68 @@ export function isByteSource(value: unknown): value is ByteSource {
  * @throws TypeError when the source cannot be read (a locked stream).
  */
 export function openChunks(source: ByteSource, signal: AbortSignal | undefined): Chunks {
-  const puller = isStream(source) ? streamPuller(source) : iterablePuller(source, signal !== undefined);
-  let finished = false; // the source ended or failed by itself: nothing to release
-  let released = false;
-  const release = (reason: unknown): void => {
-    if (finished || released) return;
-    released = true;
-    puller.release(reason);
-  };
-  const unwatch = signal === undefined ? undefined : watchAbort(signal, () => release(abortReason(signal)));
-  const pace = signal === undefined ? undefined : pacer();
+  const puller = isStream(source) ? new StreamPuller(source) : new IterablePuller(source, signal !== undefined);
+  return new PulledChunks(puller, signal);
+}
 
-  const settle = (result: IteratorResult<unknown>): Uint8Array | undefined => {
+/**
+ * {@link Chunks} over a {@link Puller}. A class, not a set of closures: a read of a small answer
+ * opens one, so what it allocates is paid on every call. Its members, and the pullers', are `#`
+ * names, which a minifier shortens.
+ */
+class PulledChunks implements Chunks {
+  readonly #puller: Puller;
+  /** The source ended or failed by itself: nothing to release. */
+  #finished = false;
+  #released = false;
+  readonly #unwatch: (() => void) | undefined;
+  readonly #pace: (() => Promise<void> | undefined) | undefined;
+
+  constructor(puller: Puller, signal: AbortSignal | undefined) {
+    this.#puller = puller;
+    this.#unwatch = signal === undefined ? undefined : watchAbort(signal, () => this.#release(abortReason(signal)));
+    this.#pace = signal === undefined ? undefined : pacer();
+  }
+
+  // A plain method, not an async one: one promise a chunk, not two.
+  next(): Promise<Uint8Array | undefined> {
+    const paced = this.#pace?.();
+    return paced === undefined ? this.#read() : paced.then(() => this.#read());
+  }
+
+  close(reason?: unknown): void {
+    this.#unwatch?.();
+    this.#release(reason);
+    this.#puller.unlock();
+  }
+
+  #read(): Promise<Uint8Array | undefined> {
+    let pending: Promise<IteratorResult<unknown>>;
+    try {
+      pending = this.#puller.next();
+    } catch (error) {
+      pending = Promise.reject(error); // an iterator that throws instead of rejecting
+    }
+    return pending.then(this.#settle, this.#fail);
+  }
+
+  // Made once an open, not once a read: every read hands them to `then`.
+  readonly #settle = (result: IteratorResult<unknown>): Uint8Array | undefined => {
     if (result.done !== true) return checkChunk(result.value);
-    if (!released) finished = true; // not the end an abort's release forced
+    if (!this.#released) this.#finished = true; // not the end an abort's release forced
     return undefined;
   };
-  const fail = (error: unknown): never => {
-    finished = true;
+
+  readonly #fail = (error: unknown): never => {
+    this.#finished = true;
     throw error;
   };
-  const read = (): Promise<Uint8Array | undefined> => {
-    try {
-      return puller.next().then(settle, fail);
-    } catch (error) {
-      return Promise.reject(error).catch(fail); // an iterator that throws instead of rejecting
-    }
-  };
 
-  return {
-    // A plain function, not an async one: one promise a chunk, not two.
-    next() {
-      const paced = pace?.();
-      return paced === undefined ? read() : paced.then(read);
-    },
-    close(reason) {
-      unwatch?.();
-      release(reason);
-      puller.unlock();
-    },
-  };
+  #release(reason: unknown): void {
+    if (this.#finished || this.#released) return;
+    this.#released = true;
+    this.#puller.release(reason);
+  }
 }
 
 /**
@@ -128,21 +150,30 @@ function isStream(value: object): value is ReadableStream<Uint8Array> {
   return typeof (value as Partial<ReadableStream>).getReader === 'function';
 }
 
-function streamPuller(stream: ReadableStream<Uint8Array>): Puller {
-  const reader = stream.getReader();
-  return {
-    next: () => reader.read(),
-    // A cancel settles a pending read (as done) at once; it is not awaited, so a source whose
-    // cancel hangs cannot hold the read.
-    release: (reason) => observe(() => reader.cancel(reason)),
-    unlock: () => {
-      try {
-        reader.releaseLock();
-      } catch {
-        // Already released.
-      }
-    },
-  };
+class StreamPuller implements Puller {
+  readonly #reader: ReadableStreamDefaultReader<Uint8Array>;
+
+  constructor(stream: ReadableStream<Uint8Array>) {
+    this.#reader = stream.getReader();
+  }
+
+  next(): Promise<IteratorResult<unknown>> {
+    return this.#reader.read();
+  }
+
+  // A cancel settles a pending read (as done) at once; it is not awaited, so a source whose
+  // cancel hangs cannot hold the read.
+  release(reason: unknown): void {
+    observe(() => this.#reader.cancel(reason));
+  }
+
+  unlock(): void {
+    try {
+      this.#reader.releaseLock();
+    } catch {
+      // Already released.
+    }
+  }
 }
 
 /**
@@ -150,41 +181,52 @@ function streamPuller(stream: ReadableStream<Uint8Array>): Puller {
  * mid-read (`interruptible`), each read is a promise of our own that the release settles (as
  * done) while the iterator's read is still pending.
  */
-function iterablePuller(iterable: AsyncIterable<Uint8Array>, interruptible: boolean): Puller {
-  let iterator: AsyncIterator<unknown> | undefined;
-  let wake: ((result: IteratorResult<unknown>) => void) | undefined;
-  let released = false;
-  return {
-    next() {
-      if (released) return Promise.resolve({ done: true, value: undefined });
-      iterator ??= iterable[Symbol.asyncIterator]();
-      const pending = iterator.next();
-      if (!interruptible) return pending;
-      return new Promise((resolve, reject) => {
-        wake = resolve;
-        pending.then(resolve, reject);
-      });
-    },
-    release() {
-      released = true;
-      wake?.({ done: true, value: undefined });
-      // Even an iterator never read is returned: an async generator then never starts.
-      observe(() => (iterator ??= iterable[Symbol.asyncIterator]()).return?.());
-      const destroy = (iterable as { destroy?: unknown }).destroy;
-      if (typeof destroy === 'function') observe(() => destroy.call(iterable));
-    },
-    unlock() {},
-  };
+class IterablePuller implements Puller {
+  #iterator: AsyncIterator<unknown> | undefined;
+  #wake: ((result: IteratorResult<unknown>) => void) | undefined;
+  #released = false;
+  readonly #iterable: AsyncIterable<Uint8Array>;
+  readonly #interruptible: boolean;
+
+  constructor(iterable: AsyncIterable<Uint8Array>, interruptible: boolean) {
+    this.#iterable = iterable;
+    this.#interruptible = interruptible;
+  }
+
+  next(): Promise<IteratorResult<unknown>> {
+    if (this.#released) return Promise.resolve({ done: true, value: undefined });
+    this.#iterator ??= this.#iterable[Symbol.asyncIterator]();
+    const pending = this.#iterator.next();
+    if (!this.#interruptible) return pending;
+    return new Promise((resolve, reject) => {
+      this.#wake = resolve;
+      pending.then(resolve, reject);
+    });
+  }
+
+  release(): void {
+    this.#released = true;
+    this.#wake?.({ done: true, value: undefined });
+    const iterable = this.#iterable;
+    // Even an iterator never read is returned: an async generator then never starts.
+    observe(() => (this.#iterator ??= iterable[Symbol.asyncIterator]()).return?.());
+    const destroy = (iterable as { destroy?: unknown }).destroy;
+    if (typeof destroy === 'function') observe(() => destroy.call(iterable));
+  }
+
+  unlock(): void {}
 }
 
 /** Runs a release step, observing its result so that neither a throw nor a rejection escapes. */
 function observe(step: () => unknown): void {
   try {
-    Promise.resolve(step()).catch(() => {});
+    Promise.resolve(step()).catch(ignore);
   } catch {
     // The source is released either way; one whose release fails has nothing more to give.
   }
 }
+
+function ignore(): void {}
 
 /**
  * A read that always finds a chunk ready runs on microtasks only, and no timer — the signal's

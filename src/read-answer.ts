@@ -51,12 +51,16 @@ export const ACCEPT = 'application/json, text/event-stream';
  * @throws {@link AnswerError} for a failed read; `TypeError`/`RangeError` for bad arguments, or a
  *   body that was already used. Whatever `onMessage` throws is rethrown as it is.
  */
-export async function readAnswer(response: Response, options?: ReadAnswerOptions): Promise<JsonRpcResponse> {
-  if (typeof response !== 'object' || response === null || typeof response.headers?.get !== 'function') {
-    throw new TypeError('readAnswer expects a fetch Response');
+export function readAnswer(response: Response, options?: ReadAnswerOptions): Promise<JsonRpcResponse> {
+  try {
+    if (typeof response !== 'object' || response === null || typeof response.headers?.get !== 'function') {
+      throw new TypeError('readAnswer expects a fetch Response');
+    }
+    if (response.bodyUsed) throw new TypeError('readAnswer: the response body has already been read');
+    return readBody(response.body, response.headers.get('content-type'), options);
+  } catch (error) {
+    return Promise.reject(error);
   }
-  if (response.bodyUsed) throw new TypeError('readAnswer: the response body has already been read');
-  return readAnswerBody(response.body, response.headers.get('content-type'), options);
 }
 
 /**
@@ -74,10 +78,27 @@ export async function readAnswer(response: Response, options?: ReadAnswerOptions
  * @throws {@link AnswerError} for a failed read; `TypeError`/`RangeError` for bad arguments,
  *   before the body is touched. Whatever `onMessage` throws is rethrown as it is.
  */
-export async function readAnswerBody(
+export function readAnswerBody(
   body: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array> | null,
   contentType: string | null | undefined,
   options?: ReadAnswerOptions,
+): Promise<JsonRpcResponse> {
+  try {
+    return readBody(body, contentType, options);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+/**
+ * The checks and refusals of both entry points, then the read. The entry points are plain
+ * functions that turn a throw here into a rejection: an async layer around `readFormat` would
+ * add a promise and its microtask turns to every read, and a small answer's read is mostly those.
+ */
+function readBody(
+  body: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array> | null,
+  contentType: string | null | undefined,
+  options: ReadAnswerOptions | undefined,
 ): Promise<JsonRpcResponse> {
   const checked = checkReadAnswerOptions(options);
   if (body !== null && !isByteSource(body)) {
@@ -139,7 +160,7 @@ async function readFormat(
       const read = answer(state, chunk);
       state = read.state;
       report(read.messages);
-      if (read.outcome !== undefined) return settle(read.outcome, format, detailOf());
+      if (read.outcome !== undefined) return settle(read.outcome, format, detailOf);
     }
   } finally {
     chunks.close(cancelReason);
@@ -150,7 +171,7 @@ async function readFormat(
     const ended = answerEnd(state);
     state = ended.state;
     report(ended.messages);
-    return settle(ended.outcome, format, detailOf());
+    return settle(ended.outcome, format, detailOf);
   }
 
   /** Gives each message to `onMessage`; the signal is checked after every call, as it may abort it. */
@@ -184,11 +205,11 @@ function formatOf(essence: string | undefined): AnswerFormat | undefined {
   return undefined;
 }
 
-/** The answer, or the error that says why there is none. */
-function settle(outcome: AnswerOutcome, format: AnswerFormat, detail: AnswerDetail): JsonRpcResponse {
+/** The answer, or the error that says why there is none: only an error reads what had been read. */
+function settle(outcome: AnswerOutcome, format: AnswerFormat, detailOf: () => AnswerDetail): JsonRpcResponse {
+  if (outcome.kind === 'answer') return outcome.answer;
+  const detail = detailOf();
   switch (outcome.kind) {
-    case 'answer':
-      return outcome.answer;
     case 'budget_exceeded':
       throw new AnswerError(
         'budget_exceeded',
