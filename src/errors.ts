@@ -4,6 +4,7 @@
  * @module
  */
 
+import { describeValue } from './describe-value.js';
 import type { JsonRpcResponse } from './json-rpc.js';
 
 /** Why a finished input has no answer: no message at all, or messages but no response to the request. */
@@ -97,4 +98,23 @@ export class AnswerError extends Error {
  */
 export function isAnswerError(value: unknown): value is AnswerError {
   return typeof value === 'object' && value !== null && (value as { [BRAND]?: unknown })[BRAND] === true;
+}
+
+/**
+ * The error for a stop by a signal: `timeout` when the abort reason is a `TimeoutError` (as
+ * `AbortSignal.timeout` gives), `aborted` otherwise. `doing` names what stopped, as in
+ * "reading the answer" or "the exchange".
+ */
+export function abortError(reason: unknown, detail: AnswerDetail, doing: string): AnswerError {
+  const timedOut = isTimeout(reason);
+  const message = timedOut ? `${doing} timed out` : `${doing} was aborted: ${describeValue(reason)}`;
+  return new AnswerError(timedOut ? 'timeout' : 'aborted', message, detail, { cause: reason });
+}
+
+function isTimeout(reason: unknown): boolean {
+  try {
+    return typeof reason === 'object' && reason !== null && (reason as { name?: unknown }).name === 'TimeoutError';
+  } catch {
+    return false; // a reason whose name getter throws is no deadline
+  }
 }

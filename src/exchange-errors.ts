@@ -5,7 +5,8 @@
  * @module
  */
 
-import { AnswerError, type AnswerDetail, type AnswerErrorCode } from './errors.js';
+import { describeValue } from './describe-value.js';
+import { abortError, AnswerError, type AnswerDetail } from './errors.js';
 import type { JsonRpcResponse } from './json-rpc.js';
 
 /** What had been read before any body: nothing. */
@@ -13,21 +14,14 @@ export function emptyDetail(maxBytes: number, contentType: string | null = null)
   return { contentType, bytesRead: 0, maxBytes, events: 0, messages: 0, ignored: 0, lastEventId: '', retry: undefined };
 }
 
-/**
- * The error for an aborted exchange: `timeout` when the reason is a `TimeoutError` (the deadline's
- * own, or `AbortSignal.timeout`'s), `aborted` otherwise — the rule `readAnswer` follows.
- */
+/** The error for an exchange stopped by its deadline or the caller's signal (the rule is `abortError`'s). */
 export function abortedError(signal: AbortSignal, detail: AnswerDetail): AnswerError {
-  const reason: unknown = signal.reason;
-  const timedOut = typeof reason === 'object' && reason !== null && (reason as { name?: unknown }).name === 'TimeoutError';
-  const code: AnswerErrorCode = timedOut ? 'timeout' : 'aborted';
-  const message = timedOut ? 'the exchange timed out' : `the exchange was aborted: ${describe(reason)}`;
-  return new AnswerError(code, message, detail, { cause: reason });
+  return abortError(signal.reason, detail, 'the exchange');
 }
 
 /** A request that could not be sent or whose response never came (refused, reset, DNS): `stream_failed`. */
 export function requestFailedError(method: string, error: unknown, detail: AnswerDetail): AnswerError {
-  return new AnswerError('stream_failed', `the ${method} request failed: ${describe(error)}`, detail, { cause: error });
+  return new AnswerError('stream_failed', `the ${method} request failed: ${describeFailure(error)}`, detail, { cause: error });
 }
 
 /** `http_status`: the server answered outside 2xx; `answer` is the JSON-RPC error it sent, if any. */
@@ -90,21 +84,15 @@ export function overBodies(error: AnswerError, totals: BodyTotals, maxBytes: num
 function describeRpcError(error: unknown): string {
   if (typeof error === 'object' && error !== null) {
     const { code, message } = error as { code?: unknown; message?: unknown };
-    if (typeof message === 'string') return typeof code === 'number' ? `${message} (JSON-RPC error ${code})` : message;
+    if (typeof message === 'string') {
+      return typeof code === 'number' ? `${describeValue(message)} (JSON-RPC error ${code})` : describeValue(message);
+    }
   }
   return 'a JSON-RPC error';
 }
 
-/** An error, abort reason or stray value, for a message: an Error by its name and message. */
-export function describe(value: unknown): string {
-  if (value instanceof Error) {
-    const own = value.message === '' ? value.name : `${value.name}: ${value.message}`;
-    // fetch's "fetch failed" says little; its cause (ECONNREFUSED, …) says what happened.
-    const cause: unknown = value.cause;
-    return cause instanceof Error && cause.message !== '' ? `${own} (${cause.message})` : own;
-  }
-  if (typeof value === 'string') return value;
-  if (value === undefined || value === null) return String(value);
-  if (typeof value === 'object') return Object.prototype.toString.call(value);
-  return String(value);
+/** A failed request for a message: fetch's own error, and its cause (ECONNREFUSED, …), which says what happened. */
+function describeFailure(value: unknown): string {
+  const cause: unknown = value instanceof Error ? value.cause : undefined;
+  return cause instanceof Error ? `${describeValue(value)} (${describeValue(cause)})` : describeValue(value);
 }

@@ -22,7 +22,7 @@ import {
 import { discard, isByteSource, openChunks, type ByteSource } from './chunk-source.js';
 import { mimeEssence } from './content-type.js';
 import { describeValue } from './describe-value.js';
-import { AnswerError, type AnswerDetail, type AnswerErrorCode, type MalformedReason } from './errors.js';
+import { abortError, AnswerError, type AnswerDetail, type MalformedReason } from './errors.js';
 import type { JsonRpcMessage, JsonRpcResponse } from './json-rpc.js';
 import { checkReadAnswerOptions, type CheckedOptions, type ReadAnswerOptions } from './read-options.js';
 
@@ -31,6 +31,9 @@ import { checkReadAnswerOptions, type CheckedOptions, type ReadAnswerOptions } f
  * not offer both types.
  */
 export const ACCEPT = 'application/json, text/event-stream';
+
+/** What an abort stopped, for its error message. */
+const READING = 'reading the answer';
 
 /**
  * Reads the JSON-RPC answer to one request from a Streamable HTTP response and releases the body.
@@ -114,7 +117,7 @@ function readBody(
   if (signal !== undefined && isAborted(signal)) {
     const reason = abortReason(signal);
     if (body !== null) discard(body, reason);
-    throw abortError(reason, detail(header, checked.maxBytes, undefined));
+    throw abortError(reason, detail(header, checked.maxBytes, undefined), READING);
   }
   if (format === undefined) {
     if (body !== null) discard(body);
@@ -191,7 +194,7 @@ async function readFormat(
   /** The error for an aborted signal, with what had been read; the body is released with its reason. */
   function stopped(aborted: AbortSignal): AnswerError {
     cancelReason = abortReason(aborted);
-    return abortError(cancelReason, detailOf());
+    return abortError(cancelReason, detailOf(), READING);
   }
 
   function detailOf(): AnswerDetail {
@@ -239,22 +242,6 @@ function malformedMessage(reason: MalformedReason, format: AnswerFormat, detail:
 
 function count(n: number, noun: string): string {
   return `${n} ${noun}${n === 1 ? '' : 's'}`;
-}
-
-function abortError(reason: unknown, detail: AnswerDetail): AnswerError {
-  const timedOut = isTimeout(reason);
-  const code: AnswerErrorCode = timedOut ? 'timeout' : 'aborted';
-  const message = timedOut ? 'reading the answer timed out' : `reading the answer was aborted: ${describeValue(reason)}`;
-  return new AnswerError(code, message, detail, { cause: reason });
-}
-
-/** Whether an abort reason is a `TimeoutError`, as `AbortSignal.timeout` gives. */
-function isTimeout(reason: unknown): boolean {
-  try {
-    return typeof reason === 'object' && reason !== null && (reason as { name?: unknown }).name === 'TimeoutError';
-  } catch {
-    return false; // a reason whose name getter throws is no deadline
-  }
 }
 
 function detail(contentType: string | null, maxBytes: number, state: AnswerState | undefined): AnswerDetail {

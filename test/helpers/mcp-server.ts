@@ -23,7 +23,6 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { ListRootsResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 
-/** How the server runs. */
 /** The four ways the official server can run: with or without sessions, answering by SSE or JSON. */
 export const SERVER_MODES = [
   { stateful: false, json: false },
@@ -32,6 +31,7 @@ export const SERVER_MODES = [
   { stateful: true, json: true },
 ] as const;
 
+/** How the server runs. */
 export interface McpServerOptions {
   /** Session ids (`Mcp-Session-Id`) and one transport a session; else a transport a request. */
   readonly stateful: boolean;
