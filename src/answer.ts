@@ -237,10 +237,10 @@ function finalOutcome(state: SelectState): AnswerOutcome {
     : { kind: 'malformed_answer', reason: end.reason };
 }
 
-const BUDGET_EXCEEDED: AnswerOutcome = Object.freeze({ kind: 'budget_exceeded' });
+const BUDGET_EXCEEDED: AnswerOutcome = /* @__PURE__ */ Object.freeze({ kind: 'budget_exceeded' });
 
 /** No messages: most chunks pass none over. */
-const NO_MESSAGES: readonly JsonRpcMessage[] = Object.freeze([]);
+const NO_MESSAGES: readonly JsonRpcMessage[] = /* @__PURE__ */ Object.freeze([]);
 
 /** `state` ended with `outcome`: later chunks are ignored. */
 function ended<S extends AnswerState>(state: S, messages: readonly JsonRpcMessage[], outcome: AnswerOutcome): AnswerEndResult {

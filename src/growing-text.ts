@@ -28,7 +28,7 @@ export interface GrowingText {
 }
 
 /** No text. Shared, so it is frozen. */
-export const NO_TEXT: GrowingText = Object.freeze({ settled: '', recent: '' });
+export const NO_TEXT: GrowingText = /* @__PURE__ */ Object.freeze({ settled: '', recent: '' });
 
 /**
  * The text `text + added`, split again. The split is a function of the text alone, so equal
@@ -66,7 +66,7 @@ export interface DecodedText {
 }
 
 /** No bytes yet. Shared, so it is frozen. */
-export const NO_BYTES: DecodedText = Object.freeze({ text: NO_TEXT, tail: NO_TAIL });
+export const NO_BYTES: DecodedText = /* @__PURE__ */ Object.freeze({ text: NO_TEXT, tail: NO_TAIL });
 
 /** `decoded` with the bytes of `chunk` decoded onto it. The chunk is not kept. */
 export function decodeOnto(decoded: DecodedText, chunk: Uint8Array): DecodedText {

@@ -21,7 +21,7 @@
 export type Utf8Tail = readonly number[];
 
 /** No carried-over bytes. Shared, so it is frozen. */
-export const NO_TAIL: Utf8Tail = Object.freeze([]);
+export const NO_TAIL: Utf8Tail = /* @__PURE__ */ Object.freeze([]);
 
 /** What {@link decodeChunk} returns. */
 export interface DecodedChunk {
