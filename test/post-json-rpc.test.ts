@@ -3,8 +3,9 @@
 // exact requests, bodies and listeners can be counted.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { AnswerError, isAnswerError, postJsonRpc, type FetchFunction, type JsonRpcMessage } from '../src/index.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { jsonResponse, rejection, sseEvent, sseResponse, type SourceBody } from './helpers/bodies.js';
-import { eventually, SERVER_MODES, startMcpServer, type RunningMcpServer } from './helpers/mcp-server.js';
+import { eventually, OrderedEventStore, SERVER_MODES, startMcpServer, type RunningMcpServer } from './helpers/mcp-server.js';
 
 const VERSION = '2025-11-25';
 const MiB = 1024 * 1024;
@@ -152,6 +153,21 @@ describe('resumption against the official server (event store, retryInterval, cl
     expect(gets[0]!.headers['accept']).toBe('text/event-stream');
     expect(gets[0]!.headers['mcp-session-id']).toBe(headers['mcp-session-id']);
     expect(gets[0]!.headers['mcp-protocol-version']).toBe(VERSION);
+  });
+
+  test("the server's event store replays every event stored after Last-Event-ID, in order, even within one millisecond", async () => {
+    // `poll` stores its priming event and its log message in one millisecond: the notification
+    // above comes through the resumed stream only if the store orders them as they were stored.
+    const store = new OrderedEventStore();
+    const stream = 'stream-1';
+    const priming = await store.storeEvent(stream, {} as JSONRPCMessage);
+    const messages = Array.from({ length: 50 }, (_, n): JSONRPCMessage => ({ jsonrpc: '2.0', method: 'notifications/message', params: { n } }));
+    for (const message of messages) await store.storeEvent(stream, message);
+    await store.storeEvent('stream-2', messages[0]!);
+    const replayed: JSONRPCMessage[] = [];
+    const replayedStream = await store.replayEventsAfter(priming, { send: async (_id, message) => void replayed.push(message) });
+    expect(replayedStream).toBe(stream);
+    expect(replayed).toEqual(messages);
   });
 
   test('with resume: false the same tool is no_message, and no GET is sent', async () => {

@@ -17,10 +17,9 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { InMemoryEventStore } from '@modelcontextprotocol/sdk/examples/shared/inMemoryEventStore.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { ListRootsResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { StreamableHTTPServerTransport, type EventId, type EventStore, type StreamId } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { ListRootsResultSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 
 /** The four ways the official server can run: with or without sessions, answering by SSE or JSON. */
@@ -77,6 +76,35 @@ export interface RunningMcpServer {
   forgetSessions(): void;
   /** Stops the server and closes every connection. */
   stop(): Promise<void>;
+}
+
+/**
+ * An event store like the SDK's `InMemoryEventStore`, replaying in the order events were stored.
+ * That one's ids are `stream_millisecond_random` and it replays in id order, so two events stored
+ * in one millisecond (`poll`'s priming event and its log message) replay in random order, and an
+ * event sorted before the `Last-Event-ID` is never replayed.
+ */
+export class OrderedEventStore implements EventStore {
+  readonly #events: { readonly id: EventId; readonly streamId: StreamId; readonly message: JSONRPCMessage }[] = [];
+
+  async storeEvent(streamId: StreamId, message: JSONRPCMessage): Promise<EventId> {
+    const id = `${streamId}_${this.#events.length + 1}`;
+    this.#events.push({ id, streamId, message });
+    return id;
+  }
+
+  async replayEventsAfter(
+    lastEventId: EventId,
+    { send }: { send: (eventId: EventId, message: JSONRPCMessage) => Promise<void> },
+  ): Promise<StreamId> {
+    const at = this.#events.findIndex((event) => event.id === lastEventId);
+    const last = this.#events[at];
+    if (last === undefined) return '';
+    for (const event of this.#events.slice(at + 1)) {
+      if (event.streamId === last.streamId) await send(event.id, event.message);
+    }
+    return last.streamId;
+  }
 }
 
 /** Starts the official MCP server on a free loopback port. */
@@ -171,7 +199,7 @@ export async function startMcpServer(options: McpServerOptions): Promise<Running
       enableJsonResponse: options.json,
       ...(options.resumable === undefined
         ? {}
-        : { eventStore: new InMemoryEventStore(), retryInterval: options.resumable.retryInterval }),
+        : { eventStore: new OrderedEventStore(), retryInterval: options.resumable.retryInterval }),
       onsessioninitialized: (id) => {
         sessions.set(id, created);
       },
