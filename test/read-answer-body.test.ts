@@ -3,20 +3,8 @@ import { Readable } from 'node:stream';
 import { Agent, request as undiciRequest } from 'undici';
 import { describe, expect, test } from 'vitest';
 import { AnswerError, readAnswer, readAnswerBody, type JsonRpcMessage } from '../src/index.js';
-import { bytes, chunksOf, expectReleased, rejection, sourceBody } from './helpers/bodies.js';
+import { ANSWER, ANSWER_VALUE, answerError, bytes, chunksOf, expectReleased, NOTE, NOTE_VALUE, rejection, sourceBody } from './helpers/bodies.js';
 import { endlessServer } from './helpers/servers.js';
-
-const ANSWER = 'data: {"jsonrpc":"2.0","id":1,"result":{"ok":true}}\n\n';
-const ANSWER_VALUE = { jsonrpc: '2.0', id: 1, result: { ok: true } };
-const NOTE = 'data: {"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"hi"}}\n\n';
-const NOTE_VALUE = { jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'hi' } };
-
-/** The AnswerError a promise rejects with; fails if it resolves or rejects with anything else. */
-async function answerError(promise: Promise<unknown>): Promise<AnswerError> {
-  const error = await rejection(promise);
-  expect(error).toBeInstanceOf(AnswerError);
-  return error as AnswerError;
-}
 
 /** An async iterable over chunks that records what was asked of it; `endless` never ends after them. */
 function recordedIterable(chunks: readonly (string | Uint8Array)[], opts: { endless?: boolean; error?: unknown } = {}) {

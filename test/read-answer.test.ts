@@ -11,21 +11,23 @@ import {
   type AnswerDetail,
   type JsonRpcMessage,
 } from '../src/index.js';
-import { chunksOf, concat, expectReleased, jsonResponse, nextTurn, rejection, responseOf, sourceBody, sseResponse } from './helpers/bodies.js';
+import {
+  ANSWER,
+  ANSWER_VALUE,
+  answerError,
+  chunksOf,
+  concat,
+  expectReleased,
+  jsonResponse,
+  nextTurn,
+  NOTE,
+  NOTE_VALUE,
+  rejection,
+  responseOf,
+  sourceBody,
+  sseResponse,
+} from './helpers/bodies.js';
 import { endlessServer } from './helpers/servers.js';
-
-const ANSWER = 'data: {"jsonrpc":"2.0","id":1,"result":{"ok":true}}\n\n';
-const ANSWER_VALUE = { jsonrpc: '2.0', id: 1, result: { ok: true } };
-const NOTE = 'data: {"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"hi"}}\n\n';
-const NOTE_VALUE = { jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'hi' } };
-
-/** The AnswerError a promise rejects with; fails if it resolves or rejects with anything else. */
-async function answerError(promise: Promise<unknown>): Promise<AnswerError> {
-  const error = await rejection(promise);
-  expect(error).toBeInstanceOf(AnswerError);
-  expect(isAnswerError(error)).toBe(true);
-  return error as AnswerError;
-}
 
 /** A tool answer with awkward content: non-ASCII, escapes, integer-like keys, nesting. */
 const TOOL_ANSWER_TEXT =

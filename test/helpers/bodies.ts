@@ -10,8 +10,10 @@
 import { expect } from 'vitest';
 import {
   answer,
+  AnswerError,
   answerEnd,
   answerStart,
+  isAnswerError,
   type AnswerFormat,
   type AnswerOutcome,
   type AnswerState,
@@ -242,4 +244,19 @@ export function feed(
   const end = answerEnd(state);
   messages.push(...end.messages);
   return { state: end.state, outcome: end.outcome, messages, at: chunks.length };
+}
+
+/** An answer event to request 1, and the message it carries. */
+export const ANSWER = 'data: {"jsonrpc":"2.0","id":1,"result":{"ok":true}}\n\n';
+export const ANSWER_VALUE = { jsonrpc: '2.0', id: 1, result: { ok: true } };
+/** A log notification event, and the message it carries. */
+export const NOTE = 'data: {"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"hi"}}\n\n';
+export const NOTE_VALUE = { jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'hi' } };
+
+/** The AnswerError a promise rejects with; fails if it resolves or rejects with anything else. */
+export async function answerError(promise: Promise<unknown>): Promise<AnswerError> {
+  const error = await rejection(promise);
+  expect(error).toBeInstanceOf(AnswerError);
+  expect(isAnswerError(error)).toBe(true);
+  return error as AnswerError;
 }
