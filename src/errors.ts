@@ -20,7 +20,8 @@ export type MalformedReason = NoAnswerReason | 'invalid_json';
  * - `malformed_answer`: the body ended without an answer; see {@link AnswerError.reason}.
  * - `budget_exceeded`: the body went past `maxBytes` before the answer was complete.
  * - `aborted` / `timeout`: the `signal` aborted; `timeout` when its reason is a `TimeoutError`.
- * - `stream_failed`: the body errored while being read; the stream's error is the `cause`.
+ * - `stream_failed`: the body errored while being read, or (`postJsonRpc`) the request got no response at
+ *   all (refused, reset); the stream's or fetch's error is the `cause`.
  * - `http_status`: the server answered a request with a status outside 2xx; see
  *   {@link AnswerDetail.status} and {@link AnswerDetail.answer}.
  */
