@@ -1,34 +1,11 @@
 // The scanner cases and a 1 MiB answer in any runtime (Node, Bun, Deno): web globals only, no
 // benny, timed by performance.now() in paired rounds. runtimes.bench.mjs runs it in each runtime;
 // it prints one JSON line: { runtime, figures }.
-import { createParser } from 'eventsource-parser';
-import { answer, answerEnd, answerStart, scan, scanEnd, scanStart } from '../dist/index.js';
+import { answer, answerEnd, answerStart } from '../dist/index.js';
+import { consume, consumed, readWithEventsourceParser, readWithScanner } from './portable-readers.mjs';
 import * as w from './workloads.mjs';
 
 const [rounds, seconds] = (globalThis.process?.argv ?? globalThis.Deno?.args ?? []).slice(-2).map(Number);
-
-let sink = 0;
-function consume(data) {
-  const n = data.length;
-  if (n !== 0) sink += data.charCodeAt(0) + data.charCodeAt(n >> 1) + data.charCodeAt(n - 1);
-}
-
-function readWithScanner(chunks) {
-  let state = scanStart();
-  for (const chunk of chunks) {
-    const result = scan(state, chunk);
-    state = result.state;
-    for (const event of result.events) consume(event.data);
-  }
-  for (const event of scanEnd(state).events) consume(event.data);
-}
-
-function readWithEventsourceParser(chunks) {
-  const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
-  const parser = createParser({ onEvent: (event) => consume(event.data) });
-  for (const chunk of chunks) parser.feed(decoder.decode(chunk, { stream: true }));
-  parser.feed(decoder.decode());
-}
 
 function readWithAnswerReducer(chunks) {
   let state = answerStart({ format: 'event-stream', requestId: 1 });
@@ -95,4 +72,4 @@ const answerChunks = w.chunked(body, 16 * 1024);
 figures.push({ id: 'answer-1mib.answer/scanner', ...paired(() => readWithAnswerReducer(answerChunks), () => readWithScanner(answerChunks)) });
 
 const runtime = globalThis.Bun ? `bun ${globalThis.Bun.version}` : globalThis.Deno ? `deno ${globalThis.Deno.version.deno}` : `node ${globalThis.process.version}`;
-console.log(JSON.stringify({ runtime, figures, sink: sink === -1 }));
+console.log(JSON.stringify({ runtime, figures, sink: consumed() === -1 }));

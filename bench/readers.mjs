@@ -1,43 +1,14 @@
 // The stream readers the scanner cases compare, each reading pre-built chunks to the end and
-// handing every event's data to consume(). consume() touches the data's first, middle and last
-// character, which makes an engine materialise a string built lazily (a rope), so no reader
-// can defer its work past the timer.
+// handing every event's data to consume() (portable-readers.mjs: the ones any runtime runs).
 import { createRequire } from 'node:module';
-import { createParser } from 'eventsource-parser';
-import { scan, scanEnd, scanStart } from '../dist/index.js';
+import { consume, observe } from './portable-readers.mjs';
+
+export { consume, consumed, readWithEventsourceParser, readWithScanner } from './portable-readers.mjs';
 
 const require = createRequire(import.meta.url);
 // Deep paths: neither package exports its parser from its main entry.
 const { EventSourceStream } = require('undici/lib/web/eventsource/eventsource-stream.js');
 const { getLines, getMessages } = require('@microsoft/fetch-event-source/lib/cjs/parse.js');
-
-let sink = 0;
-/** Reads a string in full; see the file's header. */
-export function consume(data) {
-  const n = data.length;
-  if (n !== 0) sink += data.charCodeAt(0) + data.charCodeAt(n >> 1) + data.charCodeAt(n - 1);
-}
-/** What consume() has summed, so that no engine can drop the work as unobserved. */
-export const consumed = () => sink;
-
-/** This package's scanner. */
-export function readWithScanner(chunks) {
-  let state = scanStart();
-  for (const chunk of chunks) {
-    const result = scan(state, chunk);
-    state = result.state;
-    for (const event of result.events) consume(event.data);
-  }
-  for (const event of scanEnd(state).events) consume(event.data);
-}
-
-/** eventsource-parser behind a streaming TextDecoder; ignoreBOM, since the parser strips it. */
-export function readWithEventsourceParser(chunks) {
-  const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
-  const parser = createParser({ onEvent: (event) => consume(event.data) });
-  for (const chunk of chunks) parser.feed(decoder.decode(chunk, { stream: true }));
-  parser.feed(decoder.decode());
-}
 
 /**
  * undici's EventSourceStream with the settings its EventSource uses by default, driven through
@@ -82,7 +53,7 @@ export function readFloor(chunks) {
   let ends = 0;
   for (const chunk of chunks) ends += lineEnds(decoder.decode(chunk, { stream: true }));
   ends += lineEnds(decoder.decode());
-  sink += ends;
+  observe(ends);
 }
 
 function lineEnds(text) {

@@ -1,0 +1,37 @@
+// The readers that run in any runtime (Node, Bun, Deno): web globals only. consume() touches
+// an event's first, middle and last character, which makes an engine materialise a string built
+// lazily (a rope), so no reader can defer its work past the timer.
+import { createParser } from 'eventsource-parser';
+import { scan, scanEnd, scanStart } from '../dist/index.js';
+
+let sink = 0;
+/** Reads a string in full; see the file's header. */
+export function consume(data) {
+  const n = data.length;
+  if (n !== 0) sink += data.charCodeAt(0) + data.charCodeAt(n >> 1) + data.charCodeAt(n - 1);
+}
+/** Adds a count a reader made (the floor's line ends) to what consume() sums. */
+export function observe(n) {
+  sink += n;
+}
+/** What consume() has summed, so that no engine can drop the work as unobserved. */
+export const consumed = () => sink;
+
+/** This package's scanner. */
+export function readWithScanner(chunks) {
+  let state = scanStart();
+  for (const chunk of chunks) {
+    const result = scan(state, chunk);
+    state = result.state;
+    for (const event of result.events) consume(event.data);
+  }
+  for (const event of scanEnd(state).events) consume(event.data);
+}
+
+/** eventsource-parser behind a streaming TextDecoder; ignoreBOM, since the parser strips it. */
+export function readWithEventsourceParser(chunks) {
+  const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
+  const parser = createParser({ onEvent: (event) => consume(event.data) });
+  for (const chunk of chunks) parser.feed(decoder.decode(chunk, { stream: true }));
+  parser.feed(decoder.decode());
+}
