@@ -4,6 +4,7 @@
  * @module
  */
 
+import { describeValue } from '../describe-value.js';
 import type { JsonRpcRequestId, JsonValue } from '../index.js';
 import { UsageError } from './usage-error.js';
 
@@ -12,7 +13,7 @@ export function parseMaxBytes(text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
   if (text === 'Infinity') return Infinity;
   const value = Number(text);
-  if (!/^\d+$/.test(text) || !Number.isSafeInteger(value)) throw new UsageError(`--max-bytes must be a whole number of bytes or Infinity, got ${JSON.stringify(text)}`);
+  if (!/^\d+$/.test(text) || !Number.isSafeInteger(value)) throw new UsageError(`--max-bytes must be a whole number of bytes or Infinity, got ${describeValue(text)}`);
   return value;
 }
 
@@ -21,7 +22,7 @@ export function parseTimeout(text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
   if (text === 'Infinity') return Infinity;
   const value = Number(text);
-  if (!/^\d+(\.\d+)?$/.test(text) || !Number.isFinite(value)) throw new UsageError(`--timeout must be a number of milliseconds or Infinity, got ${JSON.stringify(text)}`);
+  if (!/^\d+(\.\d+)?$/.test(text) || !Number.isFinite(value)) throw new UsageError(`--timeout must be a number of milliseconds or Infinity, got ${describeValue(text)}`);
   return value;
 }
 
@@ -44,11 +45,11 @@ export function parseHeaders(texts: readonly string[] | undefined): Headers {
   for (const text of texts ?? []) {
     const colon = text.indexOf(':');
     const name = colon < 0 ? '' : text.slice(0, colon).trim();
-    if (name === '') throw new UsageError(`--header must be NAME:VALUE, got ${JSON.stringify(text)}`);
+    if (name === '') throw new UsageError(`--header must be NAME:VALUE, got ${describeValue(text)}`);
     try {
       headers.append(name, text.slice(colon + 1).trim());
     } catch {
-      throw new UsageError(`--header ${JSON.stringify(text)} is not a valid HTTP header`);
+      throw new UsageError(`--header ${describeValue(text)} is not a valid HTTP header`);
     }
   }
   return headers;
@@ -61,7 +62,7 @@ export function parseParams(text: string | undefined): JsonValue | undefined {
   try {
     parsed = JSON.parse(text);
   } catch {
-    throw new UsageError(`PARAMS_JSON is not JSON: ${JSON.stringify(text.length > 60 ? `${text.slice(0, 60)}…` : text)}`);
+    throw new UsageError(`PARAMS_JSON is not JSON: ${describeValue(text)}`);
   }
   if (typeof parsed !== 'object' || parsed === null) throw new UsageError('PARAMS_JSON must be a JSON object or array');
   return parsed as JsonValue;
@@ -74,8 +75,8 @@ export function parseUrl(text: string | undefined): URL {
   try {
     url = new URL(text);
   } catch {
-    throw new UsageError(`not a URL: ${JSON.stringify(text)}`);
+    throw new UsageError(`not a URL: ${describeValue(text)}`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`the URL must be http or https, got ${JSON.stringify(text)}`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`the URL must be http or https, got ${describeValue(text)}`);
   return url;
 }
