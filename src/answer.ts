@@ -168,29 +168,21 @@ function readEventStream(state: EventStreamAnswerState, chunk: Uint8Array): Answ
   const guarded = budget(state.budget, chunk);
   const events: SseEvent[] = [];
   const scanned = scanOnto(state.scan, guarded.chunk, events);
-  if (events.length === 0 && !guarded.exceeded) {
-    const next: EventStreamAnswerState = {
-      format: 'event-stream',
-      budget: guarded.state,
-      scan: scanned,
-      select: state.select,
-      outcome: undefined,
-    };
-    return { state: next, messages: NO_MESSAGES, outcome: undefined };
-  }
-  const selected = select(state.select, events);
+  // Most chunks complete no event: then nothing is selected and no result is made for it.
+  const selected = events.length === 0 ? undefined : select(state.select, events);
+  const messages = selected === undefined ? NO_MESSAGES : selected.messages;
   const next: EventStreamAnswerState = {
     format: 'event-stream',
     budget: guarded.state,
     scan: scanned,
-    select: selected.state,
+    select: selected === undefined ? state.select : selected.state,
     outcome: undefined,
   };
   // Within the cap: an answer completed there counts even if the body goes on past it.
-  if (selected.answer !== undefined) return ended(next, selected.messages, { kind: 'answer', answer: selected.answer });
+  if (selected?.answer !== undefined) return ended(next, messages, { kind: 'answer', answer: selected.answer });
   // Past the cap with no answer: what is pending at the cap is not dispatched.
-  if (guarded.exceeded) return ended(next, selected.messages, BUDGET_EXCEEDED);
-  return { state: next, messages: selected.messages, outcome: undefined };
+  if (guarded.exceeded) return ended(next, messages, BUDGET_EXCEEDED);
+  return { state: next, messages, outcome: undefined };
 }
 
 function endEventStream(state: EventStreamAnswerState): AnswerEndResult {
