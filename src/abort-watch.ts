@@ -12,36 +12,22 @@
 /** The watchers of each signal that has any; a signal with none is not in the map. */
 const watchers = new WeakMap<AbortSignal, Set<() => void>>();
 
-/** The platform's `AbortSignal` getters, looked up once, on first use (not at import). */
-let getters: SignalGetters | undefined;
+/** The platform's `AbortSignal` getters, looked up on first use (not at import). */
+let abortedGetter: ((this: AbortSignal) => unknown) | undefined;
+let reasonGetter: ((this: AbortSignal) => unknown) | undefined;
 
-interface SignalGetters {
-  readonly aborted: (this: AbortSignal) => boolean;
-  readonly reason: (this: AbortSignal) => unknown;
-  /** Whether `aborted` is the platform's own getter, which checks its receiver's brand. */
-  readonly branded: boolean;
+function platformGetter(name: 'aborted' | 'reason'): (this: AbortSignal) => unknown {
+  return Object.getOwnPropertyDescriptor(AbortSignal.prototype, name)?.get as (this: AbortSignal) => unknown;
 }
 
-function signalGetters(): SignalGetters {
-  if (getters !== undefined) return getters;
-  const own = (name: 'aborted' | 'reason') => Object.getOwnPropertyDescriptor(AbortSignal.prototype, name)?.get;
-  const aborted = own('aborted');
-  // Every known runtime has both getters; without them, the signal's own members are all there is.
-  getters = {
-    aborted: aborted ?? function (this: AbortSignal) { return this.aborted; },
-    reason: own('reason') ?? function (this: AbortSignal): unknown { return this.reason; },
-    branded: aborted !== undefined,
-  };
-  return getters;
-}
-
-/** Whether `value` is a real `AbortSignal` (the platform's own brand check, across realms too). */
+/**
+ * Whether `value` is a real `AbortSignal`: the platform's `aborted` getter checks its receiver's
+ * brand (across realms too), and throws for anything else. Every supported runtime has it.
+ */
 export function isAbortSignal(value: unknown): value is AbortSignal {
-  if (typeof value !== 'object' || value === null || typeof AbortSignal !== 'function') return false;
-  const { aborted, branded } = signalGetters();
-  if (!branded) return value instanceof AbortSignal;
+  if (typeof value !== 'object' || value === null) return false;
   try {
-    aborted.call(value as AbortSignal);
+    isAborted(value as AbortSignal);
     return true;
   } catch {
     return false;
@@ -50,12 +36,12 @@ export function isAbortSignal(value: unknown): value is AbortSignal {
 
 /** Whether the signal has aborted, read through the platform's getter. */
 export function isAborted(signal: AbortSignal): boolean {
-  return signalGetters().aborted.call(signal) === true;
+  return (abortedGetter ??= platformGetter('aborted')).call(signal) === true;
 }
 
 /** The signal's abort reason, read through the platform's getter. */
 export function abortReason(signal: AbortSignal): unknown {
-  return signalGetters().reason.call(signal);
+  return (reasonGetter ??= platformGetter('reason')).call(signal);
 }
 
 /**

@@ -11,7 +11,7 @@
  */
 
 import { abortReason, watchAbort } from './abort-watch.js';
-import { describeValue } from './describe-value.js';
+import { invalid } from './check-argument.js';
 
 /** A body the adapters read: a web `ReadableStream` of bytes or any async iterable of them. */
 export type ByteSource = ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>;
@@ -125,7 +125,7 @@ export function discard(source: ByteSource, reason?: unknown): void {
  */
 export function checkChunk(value: unknown): Uint8Array {
   if (ArrayBuffer.isView(value) && typedArrayName(value) === 'Uint8Array') return value as Uint8Array;
-  throw new TypeError(`a body chunk must be a Uint8Array, got ${describeValue(value)}`);
+  throw invalid('a body chunk', 'a Uint8Array', value);
 }
 
 /** The platform's `%TypedArray%.prototype[Symbol.toStringTag]` getter, looked up on first use. */

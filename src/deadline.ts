@@ -9,7 +9,7 @@
  */
 
 /** The longest delay `setTimeout` takes; a longer one would fire at once. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
+const MAX_TIMER_MS = 2_147_483_647; // 2 ** 31 - 1
 
 /** A running deadline. Call {@link Deadline.dispose} on every exit. */
 export interface Deadline {

@@ -58,8 +58,11 @@ export interface AnswerDetail {
   readonly answer?: JsonRpcResponse | undefined;
 }
 
-/** The brand that identifies an AnswerError across copies of this package (ESM and CJS). */
-const BRAND: unique symbol = Symbol.for('sse-answer.AnswerError') as never;
+/**
+ * The brand that identifies an AnswerError across copies of this package (ESM and CJS): an own,
+ * non-enumerable property of each.
+ */
+const BRAND: unique symbol = /* @__PURE__ */ Symbol.for('sse-answer.AnswerError') as never;
 
 /** Options for the {@link AnswerError} constructor. */
 export interface AnswerErrorOptions {
@@ -85,11 +88,9 @@ export class AnswerError extends Error {
     this.code = code;
     if (options.reason !== undefined) this.reason = options.reason;
     this.detail = detail;
-  }
-
-  /** @internal */
-  get [BRAND](): true {
-    return true;
+    // Set here, not as a class member: a computed member would keep the class in every bundle
+    // of the package, used or not.
+    Object.defineProperty(this, BRAND, { value: true });
   }
 }
 

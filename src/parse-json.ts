@@ -19,10 +19,10 @@
  * Strings shorter than this many characters are copied, as `JSON.parse` does: V8's large-object
  * size for a one-byte string, below which a copy is cheap and the marker path not worth its setup.
  */
-const LONG_STRING = 128 * 1024;
+const LONG_STRING = 131_072; // 128 KiB, written out: see DEFAULT_MAX_BYTES in budget.ts
 
 /** The most text, besides the long strings, that is parsed through the marker path. */
-const MAX_ENVELOPE = 64 * 1024;
+const MAX_ENVELOPE = 65_536; // 64 KiB
 
 /**
  * Parses `text` as `JSON.parse(text)` does, taking string values of at least `longString`

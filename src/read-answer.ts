@@ -17,8 +17,10 @@ import {
   answerStart,
   type AnswerFormat,
   type AnswerOutcome,
+  type AnswerProgress,
   type AnswerState,
 } from './answer.js';
+import { invalid } from './check-argument.js';
 import { discard, isByteSource, openChunks, type ByteSource } from './chunk-source.js';
 import { mimeEssence } from './content-type.js';
 import { describeValue } from './describe-value.js';
@@ -57,9 +59,9 @@ const READING = 'reading the answer';
 export function readAnswer(response: Response, options?: ReadAnswerOptions): Promise<JsonRpcResponse> {
   try {
     if (typeof response !== 'object' || response === null || typeof response.headers?.get !== 'function') {
-      throw new TypeError('readAnswer expects a fetch Response');
+      throw invalid('response', 'a fetch Response', response);
     }
-    if (response.bodyUsed) throw new TypeError('readAnswer: the response body has already been read');
+    if (response.bodyUsed) throw new TypeError('the response body has already been read');
     return readBody(response.body, response.headers.get('content-type'), options);
   } catch (error) {
     return Promise.reject(error);
@@ -104,16 +106,11 @@ function readBody(
   options: ReadAnswerOptions | undefined,
 ): Promise<JsonRpcResponse> {
   const checked = checkReadAnswerOptions(options);
-  if (body !== null && !isByteSource(body)) {
-    throw new TypeError(`body must be a ReadableStream, an async iterable of Uint8Array or null, got ${describeValue(body)}`);
-  }
-  if (contentType !== null && contentType !== undefined && typeof contentType !== 'string') {
-    throw new TypeError(`contentType must be a string or null, got ${describeValue(contentType)}`);
-  }
+  if (body !== null && !isByteSource(body)) throw invalid('body', 'a ReadableStream, an async iterable of Uint8Array or null', body);
+  if (contentType != null && typeof contentType !== 'string') throw invalid('contentType', 'a string or null', contentType);
   const header = contentType ?? null;
   const format = formatOf(mimeEssence(header));
   const { signal } = checked;
-
   if (signal !== undefined && isAborted(signal)) {
     const reason = abortReason(signal);
     if (body !== null) discard(body, reason);
@@ -121,11 +118,10 @@ function readBody(
   }
   if (format === undefined) {
     if (body !== null) discard(body);
+    const got = header === null ? 'no content type' : `content type ${describeValue(header)}`;
     throw new AnswerError(
       'unsupported_content_type',
-      `expected an answer as application/json or text/event-stream, got ${
-        header === null ? 'no content type' : `content type ${describeValue(header)}`
-      }; the body was not read`,
+      `expected an answer as application/json or text/event-stream, got ${got}; the body was not read`,
       detail(header, checked.maxBytes, undefined),
     );
   }
@@ -245,9 +241,15 @@ function count(n: number, noun: string): string {
 }
 
 function detail(contentType: string | null, maxBytes: number, state: AnswerState | undefined): AnswerDetail {
-  if (state === undefined) {
-    return { contentType, bytesRead: 0, maxBytes, events: 0, messages: 0, ignored: 0, lastEventId: '', retry: undefined };
-  }
-  const { bytesRead, events, messages, ignored, lastEventId, retry } = answerProgress(state);
-  return { contentType, bytesRead, maxBytes, events, messages, ignored, lastEventId, retry };
+  return { contentType, maxBytes, ...(state === undefined ? NOTHING_READ : answerProgress(state)) };
 }
+
+/** The progress of a read refused before it began. */
+const NOTHING_READ: AnswerProgress = /* @__PURE__ */ Object.freeze({
+  bytesRead: 0,
+  events: 0,
+  messages: 0,
+  ignored: 0,
+  lastEventId: '',
+  retry: undefined,
+});

@@ -6,7 +6,7 @@
 
 import { isAbortSignal } from './abort-watch.js';
 import { checkMaxBytes } from './budget.js';
-import { describeValue } from './describe-value.js';
+import { invalid, optionsObject } from './check-argument.js';
 import type { JsonRpcMessage, JsonRpcRequestId } from './json-rpc.js';
 
 /** Options for {@link readAnswer} and {@link readAnswerBody}. */
@@ -54,27 +54,12 @@ export interface CheckedOptions {
  *   real `AbortSignal` among them), RangeError for a number out of range.
  */
 export function checkReadAnswerOptions(options: unknown): CheckedOptions {
-  if (options === undefined) return { requestId: undefined, maxBytes: checkMaxBytes(undefined), signal: undefined, onMessage: undefined };
-  if (typeof options !== 'object' || options === null) {
-    throw new TypeError(`options must be an object, got ${describeValue(options)}`);
-  }
-  const { requestId, maxBytes, signal, onMessage } = options as Record<keyof ReadAnswerOptions, unknown>;
+  const { requestId, maxBytes, signal, onMessage } = optionsObject(options) as Record<keyof ReadAnswerOptions, unknown>;
   if (requestId !== undefined && typeof requestId !== 'string' && typeof requestId !== 'number') {
-    throw new TypeError(`requestId must be a string or a number, got ${describeValue(requestId)}`);
+    throw invalid('requestId', 'a string or a number', requestId);
   }
-  if (typeof requestId === 'number' && !Number.isFinite(requestId)) {
-    throw new RangeError(`requestId must be a finite number, got ${describeValue(requestId)}`);
-  }
-  if (signal !== undefined && !isAbortSignal(signal)) {
-    throw new TypeError(`signal must be an AbortSignal, got ${describeValue(signal)}`);
-  }
-  if (onMessage !== undefined && typeof onMessage !== 'function') {
-    throw new TypeError(`onMessage must be a function, got ${describeValue(onMessage)}`);
-  }
-  return {
-    requestId,
-    maxBytes: checkMaxBytes(maxBytes),
-    signal,
-    onMessage: onMessage as CheckedOptions['onMessage'],
-  };
+  if (typeof requestId === 'number' && !Number.isFinite(requestId)) throw invalid('requestId', 'a finite number', requestId, RangeError);
+  if (signal !== undefined && !isAbortSignal(signal)) throw invalid('signal', 'an AbortSignal', signal);
+  if (onMessage !== undefined && typeof onMessage !== 'function') throw invalid('onMessage', 'a function', onMessage);
+  return { requestId, maxBytes: checkMaxBytes(maxBytes), signal, onMessage: onMessage as CheckedOptions['onMessage'] };
 }

@@ -6,7 +6,7 @@
 
 import { abortReason, isAborted, isAbortSignal } from './abort-watch.js';
 import { isByteSource, openChunks } from './chunk-source.js';
-import { describeValue } from './describe-value.js';
+import { invalid, optionsObject } from './check-argument.js';
 import { scan, scanEnd, scanStart, type SseEvent } from './scanner.js';
 
 /** Options for {@link scanEvents}. */
@@ -37,14 +37,11 @@ export function scanEvents(
   source: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>,
   options: ScanEventsOptions = {},
 ): AsyncGenerator<SseEvent, void, undefined> {
-  if (!isByteSource(source)) {
-    throw new TypeError(`source must be a ReadableStream or an async iterable of Uint8Array, got ${describeValue(source)}`);
-  }
-  if (typeof options !== 'object' || options === null) throw new TypeError(`options must be an object, got ${describeValue(options)}`);
-  const { signal, dispatchIncomplete } = options;
-  if (signal !== undefined && !isAbortSignal(signal)) throw new TypeError(`signal must be an AbortSignal, got ${describeValue(signal)}`);
+  if (!isByteSource(source)) throw invalid('source', 'a ReadableStream or an async iterable of Uint8Array', source);
+  const { signal, dispatchIncomplete } = optionsObject(options) as ScanEventsOptions;
+  if (signal !== undefined && !isAbortSignal(signal)) throw invalid('signal', 'an AbortSignal', signal);
   if (dispatchIncomplete !== undefined && typeof dispatchIncomplete !== 'boolean') {
-    throw new TypeError(`dispatchIncomplete must be a boolean, got ${describeValue(dispatchIncomplete)}`);
+    throw invalid('dispatchIncomplete', 'a boolean', dispatchIncomplete);
   }
   return events(source, signal, dispatchIncomplete === true);
 }

@@ -10,7 +10,7 @@
  */
 
 import { checkChunk } from './chunk-source.js';
-import { describeValue } from './describe-value.js';
+import { invalid, optionsObject } from './check-argument.js';
 import { scan, scanEnd, scanStart, type ScanState, type SseEvent } from './scanner.js';
 
 /** Options for {@link SseEventStream}. */
@@ -38,10 +38,9 @@ export class SseEventStream implements TransformStream<Uint8Array, SseEvent> {
 
   /** @throws TypeError for an option of the wrong type. */
   constructor(options: SseEventStreamOptions = {}) {
-    if (typeof options !== 'object' || options === null) throw new TypeError(`options must be an object, got ${describeValue(options)}`);
-    const { dispatchIncomplete } = options;
+    const { dispatchIncomplete } = optionsObject(options) as SseEventStreamOptions;
     if (dispatchIncomplete !== undefined && typeof dispatchIncomplete !== 'boolean') {
-      throw new TypeError(`dispatchIncomplete must be a boolean, got ${describeValue(dispatchIncomplete)}`);
+      throw invalid('dispatchIncomplete', 'a boolean', dispatchIncomplete);
     }
     const transform = new TransformStream<Uint8Array, SseEvent>({
       transform: (chunk, controller) => {

@@ -46,3 +46,22 @@ test.each([
   for (const mark of carried) expect(code, mark).toContain(mark);
   for (const mark of absent) expect(code, mark).not.toContain(mark);
 });
+
+// The same over the built package, as a user's bundler sees it (pure annotations honoured, the
+// package's one file): nothing of the answer path's may stay behind in a bundle of the scanner.
+test('a bundle of the built scanner alone carries no error class and no answer-path constant', async () => {
+  const dist = fileURLToPath(new URL('../dist/index.js', import.meta.url));
+  const result = await build({
+    stdin: { contents: `export { scan, scanStart, scanEnd } from ${JSON.stringify(dist)};`, resolveDir: '.', loader: 'js' },
+    bundle: true,
+    write: false,
+    format: 'esm',
+    platform: 'neutral',
+    logLevel: 'silent',
+  });
+  const code = result.outputFiles[0]!.text;
+  expect(code).toContain('function scan(');
+  for (const mark of ['extends Error', 'sse-answer.AnswerError', 'DEFAULT_MAX_BYTES', 'MAX_ENVELOPE', 'LONG_STRING']) {
+    expect(code, mark).not.toContain(mark);
+  }
+});
