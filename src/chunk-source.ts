@@ -16,7 +16,7 @@ import { invalid } from './check-argument.js';
 /** A body the adapters read: a web `ReadableStream` of bytes or any async iterable of them. */
 export type ByteSource = ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>;
 
-/** The pulling side of a {@link ByteSource}, opened by {@link openChunks}. */
+/** The pulling side of a {@link ByteSource}, opened by a {@link BodyShape}. */
 export interface Chunks {
   /**
    * The next chunk, or `undefined` at the end of the source. Rejects with the source's own
@@ -28,21 +28,42 @@ export interface Chunks {
   close(reason?: unknown): void;
 }
 
-/** Whether `value` is a body {@link openChunks} can read. */
-export function isByteSource(value: unknown): value is ByteSource {
-  if (typeof value !== 'object' || value === null) return false;
-  return isStream(value) || typeof (value as Partial<AsyncIterable<unknown>>)[Symbol.asyncIterator] === 'function';
+/**
+ * One family of bodies: how to tell one and how to open it. An entry point that takes only
+ * streams (`readAnswer`: a fetch body is one) uses {@link STREAM_BODY}, so that a bundle of it
+ * leaves the async-iterable puller out.
+ */
+export interface BodyShape<B extends ByteSource = ByteSource> {
+  /** What a body of this shape is, for an error message. */
+  readonly what: string;
+  /** Whether `value` is a body of this shape. */
+  readonly accepts: (value: unknown) => value is B;
+  /**
+   * Opens `source` for pulling. With a `signal`, an abort releases the source at once, and a
+   * source that always has a chunk ready is paced so that the signal's timer can run (see
+   * {@link pacer}).
+   * @throws TypeError when the source cannot be read (a locked stream).
+   */
+  readonly open: (source: B, signal: AbortSignal | undefined) => Chunks;
 }
 
-/**
- * Opens `source` for pulling. With a `signal`, an abort releases the source at once, and a source
- * that always has a chunk ready is paced so that the signal's timer can run (see {@link pacer}).
- * @throws TypeError when the source cannot be read (a locked stream).
- */
-export function openChunks(source: ByteSource, signal: AbortSignal | undefined): Chunks {
-  const puller = isStream(source) ? new StreamPuller(source) : new IterablePuller(source, signal !== undefined);
-  return new PulledChunks(puller, signal);
-}
+/** A web `ReadableStream` of bytes, and nothing else. */
+export const STREAM_BODY: BodyShape<ReadableStream<Uint8Array>> = {
+  what: 'a ReadableStream',
+  accepts: (value): value is ReadableStream<Uint8Array> => typeof value === 'object' && value !== null && isStream(value),
+  open: (source, signal) => new PulledChunks(new StreamPuller(source), signal),
+};
+
+/** Any {@link ByteSource}: a web stream or an async iterable. */
+export const ANY_BODY: BodyShape = {
+  what: 'a ReadableStream or an async iterable of Uint8Array',
+  accepts: (value): value is ByteSource =>
+    typeof value === 'object' &&
+    value !== null &&
+    (isStream(value) || typeof (value as Partial<AsyncIterable<unknown>>)[Symbol.asyncIterator] === 'function'),
+  open: (source, signal) =>
+    new PulledChunks(isStream(source) ? new StreamPuller(source) : new IterablePuller(source, signal !== undefined), signal),
+};
 
 /**
  * {@link Chunks} over a {@link Puller}. A class, not a set of closures: a read of a small answer
@@ -108,10 +129,9 @@ class PulledChunks implements Chunks {
  * Releases a source that was never read (a refused content type, an aborted signal), so that the
  * connection under it closes. Never throws.
  */
-export function discard(source: ByteSource, reason?: unknown): void {
+export function discard<B extends ByteSource>(shape: BodyShape<B>, source: B, reason?: unknown): void {
   try {
-    const chunks = openChunks(source, undefined);
-    chunks.close(reason);
+    shape.open(source, undefined).close(reason);
   } catch {
     // A locked stream belongs to its reader: there is nothing of it to release.
   }

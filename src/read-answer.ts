@@ -21,7 +21,7 @@ import {
   type AnswerState,
 } from './answer.js';
 import { invalid } from './check-argument.js';
-import { discard, isByteSource, openChunks, type ByteSource } from './chunk-source.js';
+import { ANY_BODY, discard, STREAM_BODY, type BodyShape, type ByteSource, type Chunks } from './chunk-source.js';
 import { mimeEssence } from './content-type.js';
 import { describeValue } from './describe-value.js';
 import { abortError, AnswerError, type AnswerDetail, type MalformedReason } from './errors.js';
@@ -50,7 +50,9 @@ const READING = 'reading the answer';
  * - Anything else: rejects with `unsupported_content_type` without reading the body.
  *
  * The HTTP status is not judged: a 4xx whose body is a JSON-RPC error answers like any other.
- * This is {@link readAnswerBody} over the response's body and `Content-Type` header.
+ * This is {@link readAnswerBody} over the response's body and `Content-Type` header; a fetch body
+ * is a `ReadableStream`, so `readAnswer` takes no other shape (and a bundle of it carries no
+ * async-iterable reader).
  *
  * @returns The answer exactly as `JSON.parse` produced it: a result or an error response alike.
  * @throws {@link AnswerError} for a failed read; `TypeError`/`RangeError` for bad arguments, or a
@@ -62,7 +64,7 @@ export function readAnswer(response: Response, options?: ReadAnswerOptions): Pro
       throw invalid('response', 'a fetch Response', response);
     }
     if (response.bodyUsed) throw new TypeError('the response body has already been read');
-    return readBody(response.body, response.headers.get('content-type'), options);
+    return readBody(STREAM_BODY, response.body, response.headers.get('content-type'), options);
   } catch (error) {
     return Promise.reject(error);
   }
@@ -89,7 +91,7 @@ export function readAnswerBody(
   options?: ReadAnswerOptions,
 ): Promise<JsonRpcResponse> {
   try {
-    return readBody(body, contentType, options);
+    return readBody(ANY_BODY, body, contentType, options);
   } catch (error) {
     return Promise.reject(error);
   }
@@ -100,24 +102,25 @@ export function readAnswerBody(
  * functions that turn a throw here into a rejection: an async layer around `readFormat` would
  * add a promise and its microtask turns to every read, and a small answer's read is mostly those.
  */
-function readBody(
-  body: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array> | null,
+function readBody<B extends ByteSource>(
+  shape: BodyShape<B>,
+  body: B | null,
   contentType: string | null | undefined,
   options: ReadAnswerOptions | undefined,
 ): Promise<JsonRpcResponse> {
   const checked = checkReadAnswerOptions(options);
-  if (body !== null && !isByteSource(body)) throw invalid('body', 'a ReadableStream, an async iterable of Uint8Array or null', body);
+  if (body !== null && !shape.accepts(body)) throw invalid('body', `${shape.what} or null`, body);
   if (contentType != null && typeof contentType !== 'string') throw invalid('contentType', 'a string or null', contentType);
   const header = contentType ?? null;
   const format = formatOf(mimeEssence(header));
   const { signal } = checked;
   if (signal !== undefined && isAborted(signal)) {
     const reason = abortReason(signal);
-    if (body !== null) discard(body, reason);
+    if (body !== null) discard(shape, body, reason);
     throw abortError(reason, detail(header, checked.maxBytes, undefined), READING);
   }
   if (format === undefined) {
-    if (body !== null) discard(body);
+    if (body !== null) discard(shape, body);
     const got = header === null ? 'no content type' : `content type ${describeValue(header)}`;
     throw new AnswerError(
       'unsupported_content_type',
@@ -125,21 +128,20 @@ function readBody(
       detail(header, checked.maxBytes, undefined),
     );
   }
-  return readFormat(body, format, header, checked);
+  return readFormat(body === null ? null : shape.open(body, signal), format, header, checked);
 }
 
 /** Reads a body whose format is known, with checked options; releases the body on every exit. */
 async function readFormat(
-  body: ByteSource | null,
+  chunks: Chunks | null,
   format: AnswerFormat,
   header: string | null,
   { requestId, maxBytes, signal, onMessage }: CheckedOptions,
 ): Promise<JsonRpcResponse> {
   let state = answerStart({ format, requestId, maxBytes });
   let cancelReason: unknown;
-  if (body === null) return end(); // no body at all reads as an empty one
+  if (chunks === null) return end(); // no body at all reads as an empty one
 
-  const chunks = openChunks(body, signal);
   try {
     for (;;) {
       let chunk: Uint8Array | undefined;

@@ -5,7 +5,7 @@
  */
 
 import { abortReason, isAborted, isAbortSignal } from './abort-watch.js';
-import { isByteSource, openChunks } from './chunk-source.js';
+import { ANY_BODY } from './chunk-source.js';
 import { invalid, optionsObject } from './check-argument.js';
 import { scan, scanEnd, scanStart, type SseEvent } from './scanner.js';
 
@@ -37,7 +37,7 @@ export function scanEvents(
   source: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>,
   options: ScanEventsOptions = {},
 ): AsyncGenerator<SseEvent, void, undefined> {
-  if (!isByteSource(source)) throw invalid('source', 'a ReadableStream or an async iterable of Uint8Array', source);
+  if (!ANY_BODY.accepts(source)) throw invalid('source', ANY_BODY.what, source);
   const { signal, dispatchIncomplete } = optionsObject(options) as ScanEventsOptions;
   if (signal !== undefined && !isAbortSignal(signal)) throw invalid('signal', 'an AbortSignal', signal);
   if (dispatchIncomplete !== undefined && typeof dispatchIncomplete !== 'boolean') {
@@ -51,7 +51,7 @@ async function* events(
   signal: AbortSignal | undefined,
   dispatchIncomplete: boolean,
 ): AsyncGenerator<SseEvent, void, undefined> {
-  const chunks = openChunks(source, signal);
+  const chunks = ANY_BODY.open(source, signal);
   let reason: unknown; // the source is released with the abort's reason
   let state = scanStart();
   /** Throws the abort's reason if the signal has aborted; the source is released with it. */

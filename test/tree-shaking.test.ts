@@ -41,6 +41,8 @@ test.each([
   ['SseEventStream', ['TransformStream'], ['getReader', 'readAnswerBody', 'WeakMap']],
   ['scanEvents', ['getReader', 'asyncIterator'], ['TransformStream', 'readAnswerBody']],
   ['readAnswerBody', ['getReader', 'asyncIterator', 'WeakMap'], ['TransformStream', 'scanEvents']],
+  // A fetch body is a stream: readAnswer alone leaves the async-iterable puller out.
+  ['readAnswer', ['getReader', 'WeakMap'], ['asyncIterator', 'IterablePuller', 'TransformStream', 'scanEvents']],
 ])('a bundle of %s carries what it uses and not the other adapters', async (name, carried, absent) => {
   const code = await bundleOf([name]);
   for (const mark of carried) expect(code, mark).toContain(mark);
