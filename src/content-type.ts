@@ -6,42 +6,22 @@
  * @module
  */
 
-/** RFC 9110 token characters, of which a type and a subtype are made. */
-const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+/**
+ * One value's MIME type: a type and a subtype of RFC 9110 token characters, with only HTTP
+ * whitespace (tab, LF, CR, space) around them — a no-break space, vertical tab or form feed makes
+ * the value invalid, not trimmed — then its parameters or its end.
+ */
+const MIME_TYPE = /^[\t\n\r ]*([!#$%&'*+.^_`|~0-9A-Za-z-]+\/[!#$%&'*+.^_`|~0-9A-Za-z-]+)[\t\n\r ]*(?:;|$)/;
 
 /** The essence of `header`, or `undefined` when it has none that parses (or no header at all). */
 export function mimeEssence(header: string | null): string | undefined {
   if (header === null) return undefined;
   let essence: string | undefined;
   for (const value of splitValues(header)) {
-    const parameters = value.indexOf(';');
-    const mime = trimHttpWhitespace(parameters === -1 ? value : value.slice(0, parameters));
-    const slash = mime.indexOf('/');
-    if (slash === -1) continue;
-    const type = mime.slice(0, slash);
-    const subtype = mime.slice(slash + 1);
-    if (!TOKEN.test(type) || !TOKEN.test(subtype)) continue;
-    const found = `${type}/${subtype}`.toLowerCase();
-    if (found === '*/*') continue;
-    essence = found;
+    const found = MIME_TYPE.exec(value)?.[1]?.toLowerCase();
+    if (found !== undefined && found !== '*/*') essence = found;
   }
   return essence;
-}
-
-/**
- * `text` without leading and trailing HTTP whitespace (tab, LF, CR, space) — only those: a
- * no-break space, vertical tab or form feed around a type makes it invalid, not trimmed.
- */
-function trimHttpWhitespace(text: string): string {
-  let start = 0;
-  let end = text.length;
-  while (start < end && isHttpWhitespace(text.charCodeAt(start))) start++;
-  while (end > start && isHttpWhitespace(text.charCodeAt(end - 1))) end--;
-  return text.slice(start, end);
-}
-
-function isHttpWhitespace(c: number): boolean {
-  return c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
 }
 
 /** Splits a header value at commas outside double-quoted strings (a quoted parameter may hold one). */
