@@ -6,6 +6,7 @@
  */
 
 import { checkMaxBytes } from './budget.js';
+import { invalid, optionsObject } from './check-argument.js';
 import { checkTimeoutMs } from './deadline.js';
 import { endSession } from './end-session.js';
 import { isAnswerError } from './errors.js';
@@ -95,16 +96,16 @@ export class AnswerTransport {
 
   /** A transport for the MCP endpoint at `url`. Nothing is sent until the first `send`. */
   constructor(url: string | URL, options: AnswerTransportOptions = {}) {
-    if (typeof url !== 'string' && !(url instanceof URL)) throw new TypeError('AnswerTransport: url must be a string or a URL');
-    if (typeof options !== 'object' || options === null) throw new TypeError('AnswerTransport: options must be an object');
-    // Checked here so that a bad option fails at construction, not at the first send.
-    if (options.fetch !== undefined && typeof options.fetch !== 'function') throw new TypeError('AnswerTransport: fetch must be a function');
-    if (options.resume !== undefined && typeof options.resume !== 'boolean') throw new TypeError('AnswerTransport: resume must be a boolean');
-    if (options.timeoutMs !== undefined) checkTimeoutMs(options.timeoutMs);
-    if (options.maxBytes !== undefined) checkMaxBytes(options.maxBytes);
-    new Headers(options.headers); // throws TypeError for headers fetch would refuse
+    if (typeof url !== 'string' && !(url instanceof URL)) throw invalid('url', 'a string or a URL', url);
+    // Checked here, each read once, so that a bad option fails at construction, not at the first send.
+    const { fetch, headers, timeoutMs, maxBytes, resume } = optionsObject(options) as AnswerTransportOptions;
+    if (fetch !== undefined && typeof fetch !== 'function') throw invalid('fetch', 'a function', fetch);
+    if (resume !== undefined && typeof resume !== 'boolean') throw invalid('resume', 'a boolean', resume);
+    if (timeoutMs !== undefined) checkTimeoutMs(timeoutMs);
+    checkMaxBytes(maxBytes);
+    new Headers(headers); // throws TypeError for headers fetch would refuse
     this.#url = url;
-    this.#options = { ...options };
+    this.#options = { fetch, headers, timeoutMs, maxBytes, resume };
   }
 
   /** The protocol version set by {@link AnswerTransport.setProtocolVersion}, if any. */

@@ -8,6 +8,8 @@
  * @module
  */
 
+import { invalid } from './check-argument.js';
+
 /** The longest delay `setTimeout` takes; a longer one would fire at once. */
 const MAX_TIMER_MS = 2_147_483_647; // 2 ** 31 - 1
 
@@ -21,11 +23,12 @@ export interface Deadline {
 
 /**
  * Checks a `timeoutMs` option: a number of milliseconds, zero or more, or `Infinity` for none.
- * @throws RangeError for anything else.
+ * @throws TypeError for a value that is not a number, RangeError for a number out of range.
  */
 export function checkTimeoutMs(timeoutMs: unknown): number {
-  if (typeof timeoutMs === 'number' && timeoutMs >= 0 && !Number.isNaN(timeoutMs)) return timeoutMs;
-  throw new RangeError(`timeoutMs must be a number of milliseconds (0 or more) or Infinity, got ${String(timeoutMs)}`);
+  if (typeof timeoutMs !== 'number') throw invalid('timeoutMs', 'a number of milliseconds', timeoutMs);
+  if (timeoutMs >= 0) return timeoutMs; // NaN is not
+  throw invalid('timeoutMs', 'a number of milliseconds (0 or more) or Infinity', timeoutMs, RangeError);
 }
 
 /** Starts a deadline of `timeoutMs` (`Infinity` for none) that also follows `callerSignal`. */

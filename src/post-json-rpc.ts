@@ -4,7 +4,9 @@
  * @module
  */
 
-import { checkMaxBytes, DEFAULT_MAX_BYTES } from './budget.js';
+import { isAbortSignal } from './abort-watch.js';
+import { checkMaxBytes } from './budget.js';
+import { invalid, optionsObject } from './check-argument.js';
 import { checkTimeoutMs, startDeadline } from './deadline.js';
 import { AnswerError, isAnswerError } from './errors.js';
 import { abortedError, emptyDetail, httpStatusError, requestFailedError } from './exchange-errors.js';
@@ -174,31 +176,28 @@ interface CheckedOptions {
 }
 
 function checkOptions(url: unknown, message: unknown, options: PostJsonRpcOptions): CheckedOptions {
-  if (typeof url !== 'string' && !(url instanceof URL)) throw new TypeError('postJsonRpc: url must be a string or a URL');
+  if (typeof url !== 'string' && !(url instanceof URL)) throw invalid('url', 'a string or a URL', url);
   if (typeof message !== 'object' || message === null || Array.isArray(message)) {
-    throw new TypeError('postJsonRpc: message must be a JSON-RPC message object');
+    throw invalid('message', 'a JSON-RPC message object', message);
   }
   const { method, id } = message as { method?: unknown; id?: unknown };
   if (typeof method === 'string' && typeof id === 'number' && !Number.isFinite(id)) {
-    throw new TypeError('postJsonRpc: a request id must be a string or a finite number');
+    throw invalid('a request id', 'a string or a finite number', id);
   }
-  if (typeof options !== 'object' || options === null) throw new TypeError('postJsonRpc: options must be an object');
-  if (options.fetch !== undefined && typeof options.fetch !== 'function') throw new TypeError('postJsonRpc: fetch must be a function');
-  if (options.fetch === undefined && typeof globalThis.fetch !== 'function') throw new TypeError('postJsonRpc: there is no global fetch; pass options.fetch');
-  // The global fetch is called as a plain function: browsers refuse it as another object's method.
-  const fetchFn: FetchFunction = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
-  const { signal, onMessage, resume } = options;
-  if (signal !== undefined && (typeof signal !== 'object' || signal === null || typeof signal.addEventListener !== 'function')) {
-    throw new TypeError('postJsonRpc: signal must be an AbortSignal');
-  }
-  if (onMessage !== undefined && typeof onMessage !== 'function') throw new TypeError('postJsonRpc: onMessage must be a function');
-  if (resume !== undefined && typeof resume !== 'boolean') throw new TypeError('postJsonRpc: resume must be a boolean');
+  const { fetch, headers, timeoutMs, signal, maxBytes, onMessage, resume } = optionsObject(options) as PostJsonRpcOptions;
+  if (fetch !== undefined && typeof fetch !== 'function') throw invalid('fetch', 'a function', fetch);
+  if (fetch === undefined && typeof globalThis.fetch !== 'function') throw new TypeError('there is no global fetch; pass options.fetch');
+  // The same rule as readAnswer's: only a real signal, else an abort could be lost.
+  if (signal !== undefined && !isAbortSignal(signal)) throw invalid('signal', 'an AbortSignal', signal);
+  if (onMessage !== undefined && typeof onMessage !== 'function') throw invalid('onMessage', 'a function', onMessage);
+  if (resume !== undefined && typeof resume !== 'boolean') throw invalid('resume', 'a boolean', resume);
   return {
-    fetch: fetchFn,
-    headers: options.headers,
-    timeoutMs: options.timeoutMs === undefined ? DEFAULT_TIMEOUT_MS : checkTimeoutMs(options.timeoutMs),
+    // The global fetch is called as a plain function: browsers refuse it as another object's method.
+    fetch: fetch ?? ((input, init) => globalThis.fetch(input, init)),
+    headers,
+    timeoutMs: timeoutMs === undefined ? DEFAULT_TIMEOUT_MS : checkTimeoutMs(timeoutMs),
     signal,
-    maxBytes: options.maxBytes === undefined ? DEFAULT_MAX_BYTES : checkMaxBytes(options.maxBytes),
+    maxBytes: checkMaxBytes(maxBytes),
     onMessage,
     resume: resume ?? true,
   };

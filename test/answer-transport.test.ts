@@ -230,6 +230,8 @@ test('bad options fail at construction with TypeError or RangeError', () => {
   expect(() => new AnswerTransport('http://x.test/', { resume: 1 as never })).toThrow(TypeError);
   expect(() => new AnswerTransport('http://x.test/', { fetch: 'no' as never })).toThrow(TypeError);
   expect(() => new AnswerTransport('http://x.test/', { headers: [['bad header', 'v']] })).toThrow(TypeError);
+  expect(() => new AnswerTransport('http://x.test/', { timeoutMs: '5' as never })).toThrow(new TypeError('timeoutMs must be a number of milliseconds, got "5"'));
+  expect(() => new AnswerTransport('http://x.test/', null as never)).toThrow(new TypeError('options must be an object, got null'));
 });
 
 describe('AnswerTransport and resumption (event store, retryInterval, closeSSEStream)', () => {

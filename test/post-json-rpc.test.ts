@@ -347,6 +347,22 @@ describe('the exchange', () => {
     await expect(postJsonRpc('http://x.test/', { ...REQUEST, id: Number.NaN }, { fetch: none.fetch })).rejects.toThrow(TypeError);
     expect(none.sent).toEqual([]);
   });
+
+  test('option errors name the option and the value, in the package\'s one wording; a signal must be a real AbortSignal', async () => {
+    const none = scripted([]);
+    const fakeSignal = { aborted: false, addEventListener() {}, removeEventListener() {} };
+    await expect(postJsonRpc('http://x.test/', REQUEST, { fetch: none.fetch, signal: fakeSignal as never })).rejects.toThrow(
+      new TypeError('signal must be an AbortSignal, got [object Object]'),
+    );
+    await expect(postJsonRpc('http://x.test/', REQUEST, { fetch: none.fetch, timeoutMs: '100' as never })).rejects.toThrow(
+      new TypeError('timeoutMs must be a number of milliseconds, got "100"'),
+    );
+    await expect(postJsonRpc('http://x.test/', REQUEST, { fetch: none.fetch, timeoutMs: -1 })).rejects.toThrow(
+      new RangeError('timeoutMs must be a number of milliseconds (0 or more) or Infinity, got -1'),
+    );
+    await expect(postJsonRpc(42 as never, REQUEST, { fetch: none.fetch })).rejects.toThrow(new TypeError('url must be a string or a URL, got 42'));
+    expect(none.sent).toEqual([]);
+  });
 });
 
 describe('resumption rules', () => {
