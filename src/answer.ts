@@ -11,13 +11,13 @@
  * @module
  */
 
-import { budgetStart, withinBudget } from './budget.js';
+import { checkMaxBytes, withinBudget } from './budget.js';
 import type { MalformedReason } from './errors.js';
 import { decodedTextOf, decodeOnto, NO_BYTES, type DecodedText } from './growing-text.js';
 import type { JsonRpcMessage, JsonRpcRequestId, JsonRpcResponse } from './json-rpc.js';
 import { parseJson } from './parse-json.js';
 import { scanEnd, scanOnto, scanStart, type ScanState, type SseEvent } from './scanner.js';
-import { select, selectEnd, selectStart, selectValue, type SelectState } from './selector.js';
+import { select, selectEnd, selectStart, selectValue, type SelectResult, type SelectState } from './selector.js';
 
 /** How the answer's body is framed, from its content type. */
 export type AnswerFormat = 'event-stream' | 'json';
@@ -137,12 +137,13 @@ export interface AnswerEndResult extends AnswerResult {
 
 /** The state that begins reading one answer. Throws `RangeError` for a bad `maxBytes`. */
 export function answerStart(options: AnswerOptions): AnswerState {
-  const { maxBytes, bytes } = budgetStart(options.maxBytes);
+  // The budget's start state (budgetStart), kept in the answer state itself.
+  const maxBytes = checkMaxBytes(options.maxBytes);
   const selection = selectStart({ requestId: options.requestId });
   if (options.format === 'json') {
-    return { format: 'json', maxBytes, bytes, body: NO_BYTES, select: selection, outcome: undefined };
+    return { format: 'json', maxBytes, bytes: 0, body: NO_BYTES, select: selection, outcome: undefined };
   }
-  return { format: 'event-stream', maxBytes, bytes, scan: scanStart(), select: selection, outcome: undefined };
+  return { format: 'event-stream', maxBytes, bytes: 0, scan: scanStart(), select: selection, outcome: undefined };
 }
 
 /**
@@ -178,36 +179,36 @@ function readEventStream(state: EventStreamAnswerState, chunk: Uint8Array): Answ
   const within = withinBudget(state, chunk);
   const events: SseEvent[] = [];
   const scan = scanOnto(state.scan, within, events);
+  let selection = state.select;
+  let messages = NO_MESSAGES;
+  let outcome: AnswerOutcome | undefined;
   // Most chunks complete no event within the cap: for them there is nothing to select.
-  const after = events.length === 0 && within === chunk ? NOTHING_SELECTED : selectAfter(state.select, events, within !== chunk);
+  if (events.length !== 0 || within !== chunk) ({ state: selection, messages, outcome } = selectAfter(state, events, within !== chunk));
   const next: EventStreamAnswerState = {
     format: 'event-stream',
     maxBytes: state.maxBytes,
     bytes: state.bytes + chunk.length,
     scan,
-    select: after.state ?? state.select,
-    outcome: after.outcome,
+    select: selection,
+    outcome,
   };
   // One state literal and one result literal, whatever the chunk did, and no more code than
   // that: engines then inline this step whole into a caller's loop, and make no result object.
-  return { state: next, messages: after.messages, outcome: after.outcome };
+  return { state: next, messages, outcome };
 }
 
-/** What a chunk of an `event-stream` body selected: the selector's state, the messages passed over, any outcome. */
-interface Selected {
-  readonly state: SelectState | undefined;
-  readonly messages: readonly JsonRpcMessage[];
+/** What a chunk of an `event-stream` body selected, and the outcome it reached, if any. */
+interface Selected extends SelectResult {
   readonly outcome: AnswerOutcome | undefined;
 }
 
 /** Selects from the `events` a chunk completed, `exceeded` if it crossed the cap. */
-function selectAfter(state: SelectState, events: readonly SseEvent[], exceeded: boolean): Selected {
-  const selected = select(state, events);
+function selectAfter(state: EventStreamAnswerState, events: readonly SseEvent[], exceeded: boolean): Selected {
+  const selected = select(state.select, events);
+  const answer = selected.answer;
   // Within the cap, an answer completed there counts even if the body goes on past it; past the
   // cap with no answer, what is pending at the cap is not dispatched.
-  const answer = selected.answer;
-  const outcome = answer !== undefined ? { kind: 'answer' as const, answer } : exceeded ? BUDGET_EXCEEDED : undefined;
-  return { state: selected.state, messages: selected.messages, outcome };
+  return { ...selected, outcome: answer !== undefined ? { kind: 'answer', answer } : exceeded ? BUDGET_EXCEEDED : undefined };
 }
 
 function endEventStream(state: EventStreamAnswerState): AnswerEndResult {
@@ -259,9 +260,6 @@ const BUDGET_EXCEEDED: AnswerOutcome = /* @__PURE__ */ Object.freeze({ kind: 'bu
 
 /** No messages: most chunks pass none over. */
 const NO_MESSAGES: readonly JsonRpcMessage[] = /* @__PURE__ */ Object.freeze([]);
-
-/** A chunk that completed no event within the cap. */
-const NOTHING_SELECTED: Selected = /* @__PURE__ */ Object.freeze({ state: undefined, messages: NO_MESSAGES, outcome: undefined });
 
 /** `state` ended with `outcome`: later chunks are ignored. */
 function ended<S extends AnswerState>(state: S, messages: readonly JsonRpcMessage[], outcome: AnswerOutcome): AnswerEndResult {
