@@ -151,12 +151,12 @@ export function answerStart(options: AnswerOptions): AnswerState {
  * copied). Once an outcome is reached, further chunks are ignored.
  */
 export function answer(state: AnswerState, chunk: Uint8Array): AnswerResult {
-  if (state.outcome !== undefined) return ignored(state);
+  if (state.outcome !== undefined) return ignoredChunk(state);
   return state.format === 'json' ? readJson(state, chunk) : readEventStream(state, chunk);
 }
 
 /** {@link answer} for a chunk that comes after the outcome. A call, to keep `answer` small (see `readEventStream`). */
-function ignored(state: AnswerState): AnswerResult {
+function ignoredChunk(state: AnswerState): AnswerResult {
   return { state, messages: NO_MESSAGES, outcome: undefined };
 }
 
@@ -183,7 +183,9 @@ function readEventStream(state: EventStreamAnswerState, chunk: Uint8Array): Answ
   let messages = NO_MESSAGES;
   let outcome: AnswerOutcome | undefined;
   // Most chunks complete no event within the cap: for them there is nothing to select.
-  if (events.length !== 0 || within !== chunk) ({ state: selection, messages, outcome } = selectAfter(state, events, within !== chunk));
+  if (events.length !== 0 || within !== chunk) {
+    ({ state: selection, messages, outcome } = selectAfter(state, events, within !== chunk));
+  }
   const next: EventStreamAnswerState = {
     format: 'event-stream',
     maxBytes: state.maxBytes,
