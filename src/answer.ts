@@ -11,13 +11,13 @@
  * @module
  */
 
-import { budget, budgetStart, type BudgetState } from './budget.js';
+import { checkMaxBytes, withinBudget } from './budget.js';
 import type { MalformedReason } from './errors.js';
 import { decodedTextOf, decodeOnto, NO_BYTES, type DecodedText } from './growing-text.js';
 import type { JsonRpcMessage, JsonRpcRequestId, JsonRpcResponse } from './json-rpc.js';
 import { parseJson } from './parse-json.js';
 import { scanEnd, scanOnto, scanStart, type ScanState, type SseEvent } from './scanner.js';
-import { select, selectEnd, selectStart, selectValue, type SelectState } from './selector.js';
+import { select, selectEnd, selectStart, selectValue, type SelectResult, type SelectState } from './selector.js';
 
 /** How the answer's body is framed, from its content type. */
 export type AnswerFormat = 'event-stream' | 'json';
@@ -66,8 +66,10 @@ export interface AnswerOptions {
 export interface EventStreamAnswerState {
   /** The body's framing. */
   readonly format: 'event-stream';
-  /** @internal The byte budget. */
-  readonly budget: BudgetState;
+  /** @internal The byte budget's cap (a `BudgetState`, kept flat: no budget object per chunk). */
+  readonly maxBytes: number;
+  /** @internal The byte budget's count: bytes delivered so far. */
+  readonly bytes: number;
   /** @internal The SSE scanner. */
   readonly scan: ScanState;
   /** @internal The response selector. */
@@ -83,8 +85,10 @@ export interface EventStreamAnswerState {
 export interface JsonAnswerState {
   /** The body's framing. */
   readonly format: 'json';
-  /** @internal The byte budget. */
-  readonly budget: BudgetState;
+  /** @internal The byte budget's cap (a `BudgetState`, kept flat: no budget object per chunk). */
+  readonly maxBytes: number;
+  /** @internal The byte budget's count: bytes delivered so far. */
+  readonly bytes: number;
   /** @internal The body decoded so far. */
   readonly body: DecodedText;
   /** @internal The response selector; it sees the body once it is whole. */
@@ -133,12 +137,13 @@ export interface AnswerEndResult extends AnswerResult {
 
 /** The state that begins reading one answer. Throws `RangeError` for a bad `maxBytes`. */
 export function answerStart(options: AnswerOptions): AnswerState {
-  const guard = budgetStart(options.maxBytes);
+  // The budget's start state (budgetStart), kept in the answer state itself.
+  const maxBytes = checkMaxBytes(options.maxBytes);
   const selection = selectStart({ requestId: options.requestId });
   if (options.format === 'json') {
-    return { format: 'json', budget: guard, body: NO_BYTES, select: selection, outcome: undefined };
+    return { format: 'json', maxBytes, bytes: 0, body: NO_BYTES, select: selection, outcome: undefined };
   }
-  return { format: 'event-stream', budget: guard, scan: scanStart(), select: selection, outcome: undefined };
+  return { format: 'event-stream', maxBytes, bytes: 0, scan: scanStart(), select: selection, outcome: undefined };
 }
 
 /**
@@ -146,8 +151,13 @@ export function answerStart(options: AnswerOptions): AnswerState {
  * copied). Once an outcome is reached, further chunks are ignored.
  */
 export function answer(state: AnswerState, chunk: Uint8Array): AnswerResult {
-  if (state.outcome !== undefined) return { state, messages: NO_MESSAGES, outcome: undefined };
+  if (state.outcome !== undefined) return ignoredChunk(state);
   return state.format === 'json' ? readJson(state, chunk) : readEventStream(state, chunk);
+}
+
+/** {@link answer} for a chunk that comes after the outcome. A call, to keep `answer` small (see `readEventStream`). */
+function ignoredChunk(state: AnswerState): AnswerResult {
+  return { state, messages: NO_MESSAGES, outcome: undefined };
 }
 
 /** Ends the body: dispatches what is pending and says how reading ended. Pure. */
@@ -159,30 +169,48 @@ export function answerEnd(state: AnswerState): AnswerEndResult {
 /** What has been read so far, for a report on a read that failed or was stopped. */
 export function answerProgress(state: AnswerState): AnswerProgress {
   const { events, messages, ignored } = state.select;
-  const bytesRead = state.budget.bytes;
+  const bytesRead = state.bytes;
   if (state.format === 'json') return { bytesRead, events, messages, ignored, lastEventId: '', retry: undefined };
   return { bytesRead, events, messages, ignored, lastEventId: state.scan.lastEventId, retry: state.scan.retry };
 }
 
 function readEventStream(state: EventStreamAnswerState, chunk: Uint8Array): AnswerResult {
-  const guarded = budget(state.budget, chunk);
+  // The answer state is its own budget state: counting in it makes no budget objects per chunk.
+  const within = withinBudget(state, chunk);
   const events: SseEvent[] = [];
-  const scanned = scanOnto(state.scan, guarded.chunk, events);
-  // Most chunks complete no event: then nothing is selected and no result is made for it.
-  const selected = events.length === 0 ? undefined : select(state.select, events);
-  const messages = selected === undefined ? NO_MESSAGES : selected.messages;
+  const scan = scanOnto(state.scan, within, events);
+  let selection = state.select;
+  let messages = NO_MESSAGES;
+  let outcome: AnswerOutcome | undefined;
+  // Most chunks complete no event within the cap: for them there is nothing to select.
+  if (events.length !== 0 || within !== chunk) {
+    ({ state: selection, messages, outcome } = selectAfter(state, events, within !== chunk));
+  }
   const next: EventStreamAnswerState = {
     format: 'event-stream',
-    budget: guarded.state,
-    scan: scanned,
-    select: selected === undefined ? state.select : selected.state,
-    outcome: undefined,
+    maxBytes: state.maxBytes,
+    bytes: state.bytes + chunk.length,
+    scan,
+    select: selection,
+    outcome,
   };
-  // Within the cap: an answer completed there counts even if the body goes on past it.
-  if (selected?.answer !== undefined) return ended(next, messages, { kind: 'answer', answer: selected.answer });
-  // Past the cap with no answer: what is pending at the cap is not dispatched.
-  if (guarded.exceeded) return ended(next, messages, BUDGET_EXCEEDED);
-  return { state: next, messages, outcome: undefined };
+  // One state literal and one result literal, whatever the chunk did, and no more code than
+  // that: engines then inline this step whole into a caller's loop, and make no result object.
+  return { state: next, messages, outcome };
+}
+
+/** What a chunk of an `event-stream` body selected, and the outcome it reached, if any. */
+interface Selected extends SelectResult {
+  readonly outcome: AnswerOutcome | undefined;
+}
+
+/** Selects from the `events` a chunk completed, `exceeded` if it crossed the cap. */
+function selectAfter(state: EventStreamAnswerState, events: readonly SseEvent[], exceeded: boolean): Selected {
+  const selected = select(state.select, events);
+  const answer = selected.answer;
+  // Within the cap, an answer completed there counts even if the body goes on past it; past the
+  // cap with no answer, what is pending at the cap is not dispatched.
+  return { ...selected, outcome: answer !== undefined ? { kind: 'answer', answer } : exceeded ? BUDGET_EXCEEDED : undefined };
 }
 
 function endEventStream(state: EventStreamAnswerState): AnswerEndResult {
@@ -195,13 +223,14 @@ function endEventStream(state: EventStreamAnswerState): AnswerEndResult {
 }
 
 function readJson(state: JsonAnswerState, chunk: Uint8Array): AnswerResult {
-  const guarded = budget(state.budget, chunk);
+  const bytes = state.bytes + chunk.length;
   // Nothing can be selected before the body is whole, so crossing the cap ends it.
-  if (guarded.exceeded) return ended({ ...state, budget: guarded.state }, NO_MESSAGES, BUDGET_EXCEEDED);
+  if (withinBudget(state, chunk) !== chunk) return ended({ ...state, bytes }, NO_MESSAGES, BUDGET_EXCEEDED);
   const next: JsonAnswerState = {
     format: 'json',
-    budget: guarded.state,
-    body: decodeOnto(state.body, guarded.chunk),
+    maxBytes: state.maxBytes,
+    bytes,
+    body: decodeOnto(state.body, chunk),
     select: state.select,
     outcome: undefined,
   };

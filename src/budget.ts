@@ -64,9 +64,22 @@ export function budgetStart(maxBytes?: number): BudgetState {
 
 /** Counts a chunk against the cap and returns the part of it that may be scanned. Pure. */
 export function budget(state: BudgetState, chunk: Uint8Array): BudgetResult {
-  const bytes = state.bytes + chunk.length;
-  const next = { maxBytes: state.maxBytes, bytes };
-  if (bytes <= state.maxBytes) return { state: next, chunk, exceeded: false };
-  const room = state.bytes < state.maxBytes ? state.maxBytes - state.bytes : 0;
-  return { state: next, chunk: chunk.subarray(0, room), exceeded: true };
+  const within = withinBudget(state, chunk);
+  return { state: { maxBytes: state.maxBytes, bytes: state.bytes + chunk.length }, chunk: within, exceeded: within !== chunk };
+}
+
+/**
+ * The cap rule: the part of `chunk` within the cap, after `state.bytes` bytes delivered. That is
+ * `chunk` itself exactly when the body stays within the cap; any other return, a view of its
+ * first bytes (none once the cap is passed), means the body has now gone past it.
+ * @internal For a reducer that keeps the count in its own state: no objects per chunk.
+ */
+export function withinBudget(state: BudgetState, chunk: Uint8Array): Uint8Array {
+  // The cut is a call of its own: this stays small enough for engines to inline into every step.
+  return state.bytes + chunk.length <= state.maxBytes ? chunk : cut(state, chunk);
+}
+
+/** {@link withinBudget} for a chunk that crosses the cap: its first bytes up to the cap, if any. */
+function cut(state: BudgetState, chunk: Uint8Array): Uint8Array {
+  return chunk.subarray(0, state.bytes < state.maxBytes ? state.maxBytes - state.bytes : 0);
 }
