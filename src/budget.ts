@@ -10,7 +10,7 @@
  * @module
  */
 
-import { describeValue } from './describe-value.js';
+import { invalid } from './check-argument.js';
 
 /**
  * The default cap on an answer's body: 16 MiB. Written out, not as `16 * 1024 * 1024`: a bundler
@@ -46,11 +46,9 @@ export interface BudgetResult {
  */
 export function checkMaxBytes(maxBytes: unknown): number {
   if (maxBytes === undefined) return DEFAULT_MAX_BYTES;
-  if (typeof maxBytes !== 'number') {
-    throw new TypeError(`maxBytes must be a number of bytes, got ${describeValue(maxBytes)}`);
-  }
+  if (typeof maxBytes !== 'number') throw invalid('maxBytes', 'a number of bytes', maxBytes);
   if (maxBytes === Infinity || (Number.isInteger(maxBytes) && maxBytes >= 0)) return maxBytes;
-  throw new RangeError(`maxBytes must be a whole number of bytes (0 or more) or Infinity, got ${describeValue(maxBytes)}`);
+  throw invalid('maxBytes', 'a whole number of bytes (0 or more) or Infinity', maxBytes, RangeError);
 }
 
 /**

@@ -136,6 +136,23 @@ test('the size budget: the scanner alone, readAnswer and the whole root entry, m
   expect(sizes.scanner.gzipped * 2).toBeLessThan(sizes.root.gzipped);
 });
 
+test("the README's size table states the limits, and figures within 3% of the measured ones", async () => {
+  const readme = readFileSync(`${root}/README.md`, 'utf8');
+  const section = readme.slice(readme.indexOf('## Package size'), readme.indexOf('## Developing'));
+  // Rows in IMPORTS order: name, minified, gzipped, limit; numbers written with spaces as separators.
+  const rows = [...section.matchAll(/^\|[^|]+\| ([\d ]+) B \| ([\d ]+) B \| ([\d ]+) B \|$/gm)].map((row) =>
+    row.slice(1).map((figure) => Number(figure!.replaceAll(' ', ''))),
+  );
+  const sizes = Object.values(await measure());
+  expect(rows).toHaveLength(sizes.length);
+  const limits = Object.values(LIMITS);
+  rows.forEach(([minified, gzipped, limit], i) => {
+    expect(limit).toBe(limits[i]);
+    expect(Math.abs(minified! - sizes[i]!.minified) / sizes[i]!.minified, `minified, row ${i + 1}`).toBeLessThan(0.03);
+    expect(Math.abs(gzipped! - sizes[i]!.gzipped) / sizes[i]!.gzipped, `gzipped, row ${i + 1}`).toBeLessThan(0.03);
+  });
+});
+
 describe('examples', () => {
   test('examples/scan.mjs prints the events the README shows', () => {
     const out = execFileSync(process.execPath, [`${root}/examples/scan.mjs`], { encoding: 'utf8' });
