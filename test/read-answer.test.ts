@@ -652,7 +652,19 @@ describe('arguments: every option is checked before the body is touched', () => 
   });
 
   test('not a Response is a TypeError', async () => {
-    await expect(readAnswer({} as Response)).rejects.toThrow(TypeError);
+    await expect(readAnswer({} as Response)).rejects.toThrow(new TypeError('response must be a fetch Response, got [object Object]'));
+  });
+
+  test('a Response-like object whose body is not a stream is a TypeError (readAnswerBody reads any body), and the body is left alone', async () => {
+    let started = false;
+    const body = (async function* () {
+      started = true;
+      yield new TextEncoder().encode(JSON.stringify(ANSWER_VALUE));
+    })();
+    const response = { headers: new Headers({ 'content-type': 'application/json' }), bodyUsed: false, body } as unknown as Response;
+    await expect(readAnswer(response)).rejects.toThrow(new TypeError('body must be a ReadableStream or null, got [object AsyncGenerator]'));
+    expect(started).toBe(false);
+    expect(await readAnswerBody(body, 'application/json')).toStrictEqual(ANSWER_VALUE);
   });
 });
 
