@@ -50,7 +50,7 @@ export interface BodyShape<B extends ByteSource = ByteSource> {
 /** A web `ReadableStream` of bytes, and nothing else. */
 export const STREAM_BODY: BodyShape<ReadableStream<Uint8Array>> = {
   what: 'a ReadableStream',
-  accepts: (value): value is ReadableStream<Uint8Array> => typeof value === 'object' && value !== null && isStream(value),
+  accepts: isStream,
   open: (source, signal) => new PulledChunks(new StreamPuller(source), signal),
 };
 
@@ -58,9 +58,7 @@ export const STREAM_BODY: BodyShape<ReadableStream<Uint8Array>> = {
 export const ANY_BODY: BodyShape = {
   what: 'a ReadableStream or an async iterable of Uint8Array',
   accepts: (value): value is ByteSource =>
-    typeof value === 'object' &&
-    value !== null &&
-    (isStream(value) || typeof (value as Partial<AsyncIterable<unknown>>)[Symbol.asyncIterator] === 'function'),
+    isStream(value) || (isObject(value) && typeof (value as Partial<AsyncIterable<unknown>>)[Symbol.asyncIterator] === 'function'),
   open: (source, signal) =>
     new PulledChunks(isStream(source) ? new StreamPuller(source) : new IterablePuller(source, signal !== undefined), signal),
 };
@@ -166,8 +164,12 @@ interface Puller {
   unlock(): void;
 }
 
-function isStream(value: object): value is ReadableStream<Uint8Array> {
-  return typeof (value as Partial<ReadableStream>).getReader === 'function';
+function isStream(value: unknown): value is ReadableStream<Uint8Array> {
+  return isObject(value) && typeof (value as Partial<ReadableStream>).getReader === 'function';
+}
+
+function isObject(value: unknown): value is object {
+  return typeof value === 'object' && value !== null;
 }
 
 class StreamPuller implements Puller {
