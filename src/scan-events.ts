@@ -35,7 +35,7 @@ export interface ScanEventsOptions {
  */
 export function scanEvents(
   source: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>,
-  options: ScanEventsOptions = {},
+  options?: ScanEventsOptions,
 ): AsyncGenerator<SseEvent, void, undefined> {
   if (!ANY_BODY.accepts(source)) throw invalid('source', ANY_BODY.what, source);
   const { signal, dispatchIncomplete } = optionsObject(options) as ScanEventsOptions;

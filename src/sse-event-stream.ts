@@ -37,7 +37,7 @@ export class SseEventStream implements TransformStream<Uint8Array, SseEvent> {
   #state: ScanState = scanStart();
 
   /** @throws TypeError for an option of the wrong type. */
-  constructor(options: SseEventStreamOptions = {}) {
+  constructor(options?: SseEventStreamOptions) {
     const { dispatchIncomplete } = optionsObject(options) as SseEventStreamOptions;
     if (dispatchIncomplete !== undefined && typeof dispatchIncomplete !== 'boolean') {
       throw invalid('dispatchIncomplete', 'a boolean', dispatchIncomplete);
