@@ -11,7 +11,7 @@ import { checkTimeoutMs } from './deadline.js';
 import { endSession } from './end-session.js';
 import { isAnswerError } from './errors.js';
 import type { JsonRpcMessage } from './json-rpc.js';
-import { DEFAULT_TIMEOUT_MS, postJsonRpc, type FetchFunction } from './post-json-rpc.js';
+import { postJsonRpc, type FetchFunction } from './post-json-rpc.js';
 
 /** Options for {@link AnswerTransport}. */
 export interface AnswerTransportOptions {
@@ -101,11 +101,9 @@ export class AnswerTransport {
     const { fetch, headers, timeoutMs, maxBytes, resume } = optionsObject(options) as AnswerTransportOptions;
     if (fetch !== undefined && typeof fetch !== 'function') throw invalid('fetch', 'a function', fetch);
     if (resume !== undefined && typeof resume !== 'boolean') throw invalid('resume', 'a boolean', resume);
-    if (timeoutMs !== undefined) checkTimeoutMs(timeoutMs);
-    checkMaxBytes(maxBytes);
     new Headers(headers); // throws TypeError for headers fetch would refuse
     this.#url = url;
-    this.#options = { fetch, headers, timeoutMs, maxBytes, resume };
+    this.#options = { fetch, headers, timeoutMs: checkTimeoutMs(timeoutMs), maxBytes: checkMaxBytes(maxBytes), resume };
   }
 
   /** The protocol version set by {@link AnswerTransport.setProtocolVersion}, if any. */
@@ -133,7 +131,7 @@ export class AnswerTransport {
       result = await postJsonRpc(this.#url, message, {
         fetch: this.#options.fetch,
         headers: this.#headers(),
-        timeoutMs: this.#options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+        timeoutMs: this.#options.timeoutMs,
         maxBytes: this.#options.maxBytes,
         resume: this.#options.resume,
         signal: this.#closing.signal,
@@ -169,9 +167,9 @@ export class AnswerTransport {
     if (this.sessionId !== undefined) {
       try {
         await endSession(this.#url, {
-          fetch: this.#options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
+          fetch: this.#options.fetch,
           headers: this.#headers(),
-          timeoutMs: this.#options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+          timeoutMs: this.#options.timeoutMs,
         });
       } catch (error) {
         this.#report(error);

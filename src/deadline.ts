@@ -21,11 +21,16 @@ export interface Deadline {
   dispose(): void;
 }
 
+/** The default deadline of an exchange: 30 seconds. */
+export const DEFAULT_TIMEOUT_MS = 30_000;
+
 /**
- * Checks a `timeoutMs` option: a number of milliseconds, zero or more, or `Infinity` for none.
+ * The deadline a `timeoutMs` option sets: `undefined` for the default ({@link DEFAULT_TIMEOUT_MS}),
+ * a number of milliseconds (zero or more), or `Infinity` for none.
  * @throws TypeError for a value that is not a number, RangeError for a number out of range.
  */
 export function checkTimeoutMs(timeoutMs: unknown): number {
+  if (timeoutMs === undefined) return DEFAULT_TIMEOUT_MS;
   if (typeof timeoutMs !== 'number') throw invalid('timeoutMs', 'a number of milliseconds', timeoutMs);
   if (timeoutMs >= 0) return timeoutMs; // NaN is not
   throw invalid('timeoutMs', 'a number of milliseconds (0 or more) or Infinity', timeoutMs, RangeError);

@@ -5,16 +5,16 @@
 
 import { checkTimeoutMs, startDeadline } from './deadline.js';
 import { abortedError, emptyDetail, httpStatusError, requestFailedError } from './exchange-errors.js';
-import type { FetchFunction } from './post-json-rpc.js';
+import { globalFetch, type FetchFunction } from './post-json-rpc.js';
 
 /** What {@link endSession} needs besides the URL. */
 export interface EndSessionOptions {
-  /** The `fetch` to use. */
-  readonly fetch: FetchFunction;
+  /** The `fetch` to use; default the global `fetch`. */
+  readonly fetch?: FetchFunction | undefined;
   /** Headers to send: the session id and protocol version among them. */
   readonly headers: Headers;
-  /** The deadline for the DELETE. */
-  readonly timeoutMs: number;
+  /** The deadline for the DELETE, as `postJsonRpc`'s `timeoutMs` (default 30 000). */
+  readonly timeoutMs?: number | undefined;
 }
 
 /**
@@ -28,7 +28,7 @@ export async function endSession(url: string | URL, options: EndSessionOptions):
   try {
     let response: Response;
     try {
-      const send = options.fetch; // called unbound, as a browser's fetch must be
+      const send = options.fetch ?? globalFetch; // called unbound, as a browser's fetch must be
       response = await send(url, { method: 'DELETE', headers: options.headers, signal: deadline.signal });
     } catch (error) {
       if (deadline.signal.aborted) throw abortedError(deadline.signal, emptyDetail(0));

@@ -53,7 +53,8 @@ export type { ScanEventsOptions } from './scan-events.js';
 export { SseEventStream } from './sse-event-stream.js';
 export type { SseEventStreamOptions } from './sse-event-stream.js';
 
-export { DEFAULT_TIMEOUT_MS, postJsonRpc } from './post-json-rpc.js';
+export { DEFAULT_TIMEOUT_MS } from './deadline.js';
+export { postJsonRpc } from './post-json-rpc.js';
 export type { FetchFunction, PostJsonRpcOptions, PostJsonRpcResult } from './post-json-rpc.js';
 
 export { AnswerTransport } from './answer-transport.js';

@@ -17,6 +17,12 @@ import { readResumable } from './resume.js';
 /** The `fetch` an exchange uses: the global one, or any function with its shape. */
 export type FetchFunction = (input: string | URL, init: RequestInit) => Promise<Response>;
 
+/**
+ * The global `fetch`, called as a plain function (browsers refuse it as another object's
+ * method), and looked up at each call: the default of every exchange.
+ */
+export const globalFetch: FetchFunction = (input, init) => globalThis.fetch(input, init);
+
 /** Options for {@link postJsonRpc}. */
 export interface PostJsonRpcOptions {
   /** The `fetch` to use; default the global `fetch`. */
@@ -60,8 +66,6 @@ export interface PostJsonRpcResult {
   readonly headers: Headers;
 }
 
-/** The default deadline of an exchange: 30 seconds. */
-export const DEFAULT_TIMEOUT_MS = 30_000;
 
 /**
  * Sends one JSON-RPC message and reads its answer, holding no stream afterwards.
@@ -192,10 +196,9 @@ function checkOptions(url: unknown, message: unknown, options: PostJsonRpcOption
   if (onMessage !== undefined && typeof onMessage !== 'function') throw invalid('onMessage', 'a function', onMessage);
   if (resume !== undefined && typeof resume !== 'boolean') throw invalid('resume', 'a boolean', resume);
   return {
-    // The global fetch is called as a plain function: browsers refuse it as another object's method.
-    fetch: fetch ?? ((input, init) => globalThis.fetch(input, init)),
+    fetch: fetch ?? globalFetch,
     headers,
-    timeoutMs: timeoutMs === undefined ? DEFAULT_TIMEOUT_MS : checkTimeoutMs(timeoutMs),
+    timeoutMs: checkTimeoutMs(timeoutMs),
     signal,
     maxBytes: checkMaxBytes(maxBytes),
     onMessage,

@@ -5,7 +5,7 @@
  */
 
 import { endSession } from '../end-session.js';
-import { DEFAULT_TIMEOUT_MS, postJsonRpc, type JsonValue } from '../index.js';
+import { postJsonRpc, type JsonValue } from '../index.js';
 import { printFailure, printJson, printPassedOver } from './output.js';
 
 /** The protocol version the CLI asks for; the server's answer decides. */
@@ -58,7 +58,7 @@ export async function call(command: CallCommand): Promise<void> {
     printJson(answer);
   } finally {
     if (sessionId !== null) {
-      await endSession(command.url, { fetch: (input, init) => fetch(input, init), headers, timeoutMs: command.timeoutMs ?? DEFAULT_TIMEOUT_MS }).catch((error: unknown) => {
+      await endSession(command.url, { headers, timeoutMs: command.timeoutMs }).catch((error: unknown) => {
         printFailure(`ending the session failed: ${error instanceof Error ? error.message : String(error)}`);
       });
     }
