@@ -11,7 +11,7 @@
  * @module
  */
 
-import { checkMaxBytes, withinBudget } from './budget.js';
+import { budgetStart, withinBudget } from './budget.js';
 import type { MalformedReason } from './errors.js';
 import { decodedTextOf, decodeOnto, NO_BYTES, type DecodedText } from './growing-text.js';
 import type { JsonRpcMessage, JsonRpcRequestId, JsonRpcResponse } from './json-rpc.js';
@@ -137,13 +137,13 @@ export interface AnswerEndResult extends AnswerResult {
 
 /** The state that begins reading one answer. Throws `RangeError` for a bad `maxBytes`. */
 export function answerStart(options: AnswerOptions): AnswerState {
-  // The budget's start state (budgetStart), kept in the answer state itself.
-  const maxBytes = checkMaxBytes(options.maxBytes);
+  // The budget's state is kept flat in the answer state itself (see EventStreamAnswerState).
+  const { maxBytes, bytes } = budgetStart(options.maxBytes);
   const selection = selectStart({ requestId: options.requestId });
   if (options.format === 'json') {
-    return { format: 'json', maxBytes, bytes: 0, body: NO_BYTES, select: selection, outcome: undefined };
+    return { format: 'json', maxBytes, bytes, body: NO_BYTES, select: selection, outcome: undefined };
   }
-  return { format: 'event-stream', maxBytes, bytes: 0, scan: scanStart(), select: selection, outcome: undefined };
+  return { format: 'event-stream', maxBytes, bytes, scan: scanStart(), select: selection, outcome: undefined };
 }
 
 /**
