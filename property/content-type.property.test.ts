@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { expect, test } from 'vitest';
-import { mimeEssence } from '../src/content-type.js';
+import { mimeEssence } from '../src/vocabulary/content-type.js';
 import { numRuns, seed } from './settings.js';
 
 const HTTP_WHITESPACE = '\t\n\r ';

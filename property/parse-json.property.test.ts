@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { expect, test } from 'vitest';
-import { longStrings, parseJsonWith } from '../src/parse-json.js';
+import { longStrings, parseJsonWith } from '../src/reducers/parse-json.js';
 import { parseOutcome } from '../test/helpers/canonical.js';
 import { fcParams } from './settings.js';
 

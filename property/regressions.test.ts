@@ -9,7 +9,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { scanEnd, type SseEvent } from '../src/index.js';
-import { parseJsonWith } from '../src/parse-json.js';
+import { parseJsonWith } from '../src/reducers/parse-json.js';
 import { concat } from '../test/helpers/chunks.js';
 import { scanAll } from '../test/helpers/scan.js';
 

@@ -1,5 +1,5 @@
 /**
- * Property tests of the SSE scanner (src/scanner.ts): chunking invariance, agreement with an
+ * Property tests of the SSE scanner (src/reducers/scanner.ts): chunking invariance, agreement with an
  * independent whole-input reference model of the spec, purity of states and chunks, and agreement
  * with eventsource-parser on the streams where both should agree.
  *

@@ -2,21 +2,24 @@
  * sse-answer: read one JSON-RPC answer from an MCP Streamable HTTP response — plain JSON or a
  * `text/event-stream` — and hold no stream.
  *
- * The pipeline, one file a stage: the SSE scanner (`scanner.ts`, over `utf8.ts`), the response
- * selector (`selector.ts`, over `parse-json.ts`), the byte-budget guard (`budget.ts`), their
- * composition into the answer reducer (`answer.ts`), and the driver over a body or a fetch
- * `Response` (`read-answer.ts`, pulling through `chunk-source.ts`). The adapters move chunks into
- * the same reducers: `scanEvents` (`scan-events.ts`) and `SseEventStream` (`sse-event-stream.ts`).
- * The client: one exchange with a server (`post-json-rpc.ts`, with `deadline.ts` and `resume.ts`),
- * and the MCP SDK client transport built on it (`answer-transport.ts`).
+ * The pipeline, one folder a layer and one file a stage:
+ * - `vocabulary/`: the words every layer shares — JSON-RPC types, `AnswerError`, argument checks.
+ * - `reducers/`: pure `(state, chunk) → (state, output)` steps — the SSE scanner (`scanner.ts`,
+ *   over `utf8.ts`), the response selector (`selector.ts`, over `parse-json.ts`), the byte budget
+ *   (`budget.ts`), and their composition, the answer reducer (`answer.ts`).
+ * - `drivers/`: move a body's chunks through the reducers — `readAnswer` (`read-answer.ts`,
+ *   pulling through `chunk-source.ts`), `scanEvents` and `SseEventStream`.
+ * - `client/`: one exchange with an MCP server (`post-json-rpc.ts`, with `deadline.ts` and
+ *   `resume.ts`) and the MCP SDK client transport built on it (`answer-transport.ts`).
+ * - `cli/`: the `sse-answer` command, its own entry and the one place that uses Node APIs.
  * Everything here uses web-platform globals only.
  * @packageDocumentation
  */
 
-export { scan, scanEnd, scanStart } from './scanner.js';
-export type { ScanEndOptions, ScanResult, ScanState, SseEvent } from './scanner.js';
+export { scan, scanEnd, scanStart } from './reducers/scanner.js';
+export type { ScanEndOptions, ScanResult, ScanState, SseEvent } from './reducers/scanner.js';
 
-export { select, selectEnd, selectStart, selectValue } from './selector.js';
+export { select, selectEnd, selectStart, selectValue } from './reducers/selector.js';
 export type {
   SelectAnswered,
   SelectEndResult,
@@ -24,12 +27,12 @@ export type {
   SelectResult,
   SelectState,
   SelectUnanswered,
-} from './selector.js';
+} from './reducers/selector.js';
 
-export { budget, budgetStart, DEFAULT_MAX_BYTES } from './budget.js';
-export type { BudgetResult, BudgetState } from './budget.js';
+export { budget, budgetStart, DEFAULT_MAX_BYTES } from './reducers/budget.js';
+export type { BudgetResult, BudgetState } from './reducers/budget.js';
 
-export { answer, answerEnd, answerProgress, answerStart } from './answer.js';
+export { answer, answerEnd, answerProgress, answerStart } from './reducers/answer.js';
 export type {
   AnswerEndResult,
   AnswerFormat,
@@ -43,25 +46,25 @@ export type {
   AnswerState,
   EventStreamAnswerState,
   JsonAnswerState,
-} from './answer.js';
+} from './reducers/answer.js';
 
-export { ACCEPT, readAnswer, readAnswerBody } from './read-answer.js';
-export type { ReadAnswerOptions } from './read-options.js';
+export { ACCEPT, readAnswer, readAnswerBody } from './drivers/read-answer.js';
+export type { ReadAnswerOptions } from './drivers/read-options.js';
 
-export { scanEvents } from './scan-events.js';
-export type { ScanEventsOptions } from './scan-events.js';
-export { SseEventStream } from './sse-event-stream.js';
-export type { SseEventStreamOptions } from './sse-event-stream.js';
+export { scanEvents } from './drivers/scan-events.js';
+export type { ScanEventsOptions } from './drivers/scan-events.js';
+export { SseEventStream } from './drivers/sse-event-stream.js';
+export type { SseEventStreamOptions } from './drivers/sse-event-stream.js';
 
-export { DEFAULT_TIMEOUT_MS } from './deadline.js';
-export { postJsonRpc } from './post-json-rpc.js';
-export type { FetchFunction, PostJsonRpcOptions, PostJsonRpcResult } from './post-json-rpc.js';
+export { DEFAULT_TIMEOUT_MS } from './client/deadline.js';
+export { postJsonRpc } from './client/post-json-rpc.js';
+export type { FetchFunction, PostJsonRpcOptions, PostJsonRpcResult } from './client/post-json-rpc.js';
 
-export { AnswerTransport } from './answer-transport.js';
-export type { AnswerTransportOptions, AnswerTransportSendOptions, TransportMessage } from './answer-transport.js';
+export { AnswerTransport } from './client/answer-transport.js';
+export type { AnswerTransportOptions, AnswerTransportSendOptions, TransportMessage } from './client/answer-transport.js';
 
-export { AnswerError, isAnswerError } from './errors.js';
-export type { AnswerDetail, AnswerErrorCode, AnswerErrorOptions, MalformedReason, NoAnswerReason } from './errors.js';
+export { AnswerError, isAnswerError } from './vocabulary/errors.js';
+export type { AnswerDetail, AnswerErrorCode, AnswerErrorOptions, MalformedReason, NoAnswerReason } from './vocabulary/errors.js';
 
 export type {
   JsonObject,
@@ -72,4 +75,4 @@ export type {
   JsonRpcResponse,
   JsonRpcResultResponse,
   JsonValue,
-} from './json-rpc.js';
+} from './vocabulary/json-rpc.js';

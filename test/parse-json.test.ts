@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { longStrings, parseJson, parseJsonWith } from '../src/parse-json.js';
+import { longStrings, parseJson, parseJsonWith } from '../src/reducers/parse-json.js';
 import { parseOutcome } from './helpers/canonical.js';
 
 const long = (n: number, c = 'x') => c.repeat(n);

@@ -109,7 +109,7 @@ describe('conformance: what the answer is', () => {
   });
 
   test('a large answer (two long strings, one escaped) reads exactly like JSON.parse, from either content type', async () => {
-    // Long unescaped strings are slices of the text (src/parse-json.ts); the value must not show it.
+    // Long unescaped strings are slices of the text (src/reducers/parse-json.ts); the value must not show it.
     const image = 'iVBORw0KGgo'.repeat(40_000); // 440,000 characters of base64
     const text = `{"jsonrpc":"2.0","id":9,"result":{"content":[{"type":"image","data":"${image}","mimeType":"image/png"},` +
       `{"type":"text","text":"${'line\\n'.repeat(30_000)}"}],"10":"ten","2":"two"}}`;

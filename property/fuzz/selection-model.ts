@@ -1,5 +1,5 @@
 /**
- * A model of the selection rules (docs/guides/answer-path.md, src/selector.ts), written from the
+ * A model of the selection rules (docs/guides/answer-path.md, src/reducers/selector.ts), written from the
  * rules and sharing no code with src/: event data in, the answer, the messages passed over and
  * the counters out. `JSON.parse` stands for parsing: parseJson is checked against it apart.
  */

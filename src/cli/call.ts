@@ -4,7 +4,7 @@
  * @module
  */
 
-import { endSession } from '../end-session.js';
+import { endSession } from '../client/end-session.js';
 import { postJsonRpc, type JsonValue } from '../index.js';
 import { printFailure, printJson, printPassedOver } from './output.js';
 

@@ -4,7 +4,7 @@
  * @module
  */
 
-import { describeValue } from '../describe-value.js';
+import { describeValue } from '../vocabulary/describe-value.js';
 import type { JsonRpcRequestId, JsonValue } from '../index.js';
 import { UsageError } from './usage-error.js';
 

@@ -5,7 +5,7 @@
  * `__proto__`) or the same error.
  */
 import fc from 'fast-check';
-import { parseJson, parseJsonWith } from '../../../src/parse-json.js';
+import { parseJson, parseJsonWith } from '../../../src/reducers/parse-json.js';
 import { hugeValueTextArb, payloadArb, valueTextArb } from '../corners.js';
 import { jsonDifference } from '../json-values.js';
 import { defineTarget, ensure } from '../target.js';

@@ -22,8 +22,8 @@ import {
   type JsonRpcMessage,
   type JsonRpcRequestId,
   type JsonRpcResponse,
-} from './json-rpc.js';
-import type { NoAnswerReason } from './errors.js';
+} from '../vocabulary/json-rpc.js';
+import type { NoAnswerReason } from '../vocabulary/errors.js';
 import { parseJson } from './parse-json.js';
 import type { SseEvent } from './scanner.js';
 

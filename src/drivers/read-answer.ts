@@ -19,13 +19,13 @@ import {
   type AnswerOutcome,
   type AnswerProgress,
   type AnswerState,
-} from './answer.js';
-import { invalid } from './check-argument.js';
+} from '../reducers/answer.js';
+import { invalid } from '../vocabulary/check-argument.js';
 import { ANY_BODY, discard, STREAM_BODY, type BodyShape, type ByteSource, type Chunks } from './chunk-source.js';
-import { mimeEssence } from './content-type.js';
-import { describeValue } from './describe-value.js';
-import { abortError, AnswerError, type AnswerDetail, type MalformedReason } from './errors.js';
-import type { JsonRpcMessage, JsonRpcResponse } from './json-rpc.js';
+import { mimeEssence } from '../vocabulary/content-type.js';
+import { describeValue } from '../vocabulary/describe-value.js';
+import { abortError, AnswerError, type AnswerDetail, type MalformedReason } from '../vocabulary/errors.js';
+import type { JsonRpcMessage, JsonRpcResponse } from '../vocabulary/json-rpc.js';
 import { checkReadAnswerOptions, type CheckedOptions, type ReadAnswerOptions } from './read-options.js';
 
 /**

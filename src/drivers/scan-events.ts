@@ -6,8 +6,8 @@
 
 import { abortReason, isAborted, isAbortSignal } from './abort-watch.js';
 import { ANY_BODY } from './chunk-source.js';
-import { invalid, optionsObject } from './check-argument.js';
-import { scan, scanEnd, scanStart, type SseEvent } from './scanner.js';
+import { invalid, optionsObject } from '../vocabulary/check-argument.js';
+import { scan, scanEnd, scanStart, type SseEvent } from '../reducers/scanner.js';
 
 /** Options for {@link scanEvents}. */
 export interface ScanEventsOptions {

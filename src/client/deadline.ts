@@ -8,7 +8,7 @@
  * @module
  */
 
-import { invalid } from './check-argument.js';
+import { invalid } from '../vocabulary/check-argument.js';
 
 /** The longest delay `setTimeout` takes; a longer one would fire at once. */
 const MAX_TIMER_MS = 2_147_483_647; // 2 ** 31 - 1

@@ -5,9 +5,9 @@
  */
 
 import { isAbortSignal } from './abort-watch.js';
-import { checkMaxBytes } from './budget.js';
-import { invalid, optionsObject } from './check-argument.js';
-import type { JsonRpcMessage, JsonRpcRequestId } from './json-rpc.js';
+import { checkMaxBytes } from '../reducers/budget.js';
+import { invalid, optionsObject } from '../vocabulary/check-argument.js';
+import type { JsonRpcMessage, JsonRpcRequestId } from '../vocabulary/json-rpc.js';
 
 /** Options for {@link readAnswer} and {@link readAnswerBody}. */
 export interface ReadAnswerOptions {

@@ -5,12 +5,12 @@
  * @module
  */
 
-import { checkMaxBytes } from './budget.js';
-import { invalid, optionsObject } from './check-argument.js';
+import { checkMaxBytes } from '../reducers/budget.js';
+import { invalid, optionsObject } from '../vocabulary/check-argument.js';
 import { checkTimeoutMs } from './deadline.js';
 import { endSession } from './end-session.js';
-import { isAnswerError } from './errors.js';
-import type { JsonRpcMessage } from './json-rpc.js';
+import { isAnswerError } from '../vocabulary/errors.js';
+import type { JsonRpcMessage } from '../vocabulary/json-rpc.js';
 import { postJsonRpc, type FetchFunction } from './post-json-rpc.js';
 
 /** Options for {@link AnswerTransport}. */

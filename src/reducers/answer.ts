@@ -12,9 +12,9 @@
  */
 
 import { budgetStart, withinBudget } from './budget.js';
-import type { MalformedReason } from './errors.js';
+import type { MalformedReason } from '../vocabulary/errors.js';
 import { decodedTextOf, decodeOnto, NO_BYTES, type DecodedText } from './growing-text.js';
-import type { JsonRpcMessage, JsonRpcRequestId, JsonRpcResponse } from './json-rpc.js';
+import type { JsonRpcMessage, JsonRpcRequestId, JsonRpcResponse } from '../vocabulary/json-rpc.js';
 import { parseJson } from './parse-json.js';
 import { scanEnd, scanOnto, scanStart, type ScanState, type SseEvent } from './scanner.js';
 import { select, selectEnd, selectStart, selectValue, type SelectResult, type SelectState } from './selector.js';

@@ -10,7 +10,7 @@
  * @module
  */
 
-import { invalid } from './check-argument.js';
+import { invalid } from '../vocabulary/check-argument.js';
 
 /**
  * The default cap on an answer's body: 16 MiB. Written out, not as `16 * 1024 * 1024`: a bundler

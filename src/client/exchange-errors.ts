@@ -5,9 +5,9 @@
  * @module
  */
 
-import { describeValue } from './describe-value.js';
-import { abortError, AnswerError, type AnswerDetail } from './errors.js';
-import type { JsonRpcResponse } from './json-rpc.js';
+import { describeValue } from '../vocabulary/describe-value.js';
+import { abortError, AnswerError, type AnswerDetail } from '../vocabulary/errors.js';
+import type { JsonRpcResponse } from '../vocabulary/json-rpc.js';
 
 /** What had been read before any body: nothing. */
 export function emptyDetail(maxBytes: number, contentType: string | null = null): AnswerDetail {

@@ -10,8 +10,8 @@
  */
 
 import { checkChunk } from './chunk-source.js';
-import { invalid, optionsObject } from './check-argument.js';
-import { scan, scanEnd, scanStart, type ScanState, type SseEvent } from './scanner.js';
+import { invalid, optionsObject } from '../vocabulary/check-argument.js';
+import { scan, scanEnd, scanStart, type ScanState, type SseEvent } from '../reducers/scanner.js';
 
 /** Options for {@link SseEventStream}. */
 export interface SseEventStreamOptions {

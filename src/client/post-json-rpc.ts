@@ -4,14 +4,14 @@
  * @module
  */
 
-import { isAbortSignal } from './abort-watch.js';
-import { checkMaxBytes } from './budget.js';
-import { invalid, optionsObject } from './check-argument.js';
+import { isAbortSignal } from '../drivers/abort-watch.js';
+import { checkMaxBytes } from '../reducers/budget.js';
+import { invalid, optionsObject } from '../vocabulary/check-argument.js';
 import { checkTimeoutMs, startDeadline } from './deadline.js';
-import { AnswerError, isAnswerError } from './errors.js';
+import { AnswerError, isAnswerError } from '../vocabulary/errors.js';
 import { abortedError, emptyDetail, httpStatusError, requestFailedError } from './exchange-errors.js';
-import type { JsonRpcMessage, JsonRpcRequestId, JsonRpcResponse } from './json-rpc.js';
-import { ACCEPT, readAnswer } from './read-answer.js';
+import type { JsonRpcMessage, JsonRpcRequestId, JsonRpcResponse } from '../vocabulary/json-rpc.js';
+import { ACCEPT, readAnswer } from '../drivers/read-answer.js';
 import { readResumable } from './resume.js';
 
 /** The `fetch` an exchange uses: the global one, or any function with its shape. */

@@ -11,7 +11,7 @@
  */
 
 import { abortReason, watchAbort } from './abort-watch.js';
-import { invalid } from './check-argument.js';
+import { invalid } from '../vocabulary/check-argument.js';
 
 /** A body the adapters read: a web `ReadableStream` of bytes or any async iterable of them. */
 export type ByteSource = ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>;

@@ -5,12 +5,12 @@
  * @module
  */
 
-import { mimeEssence } from './content-type.js';
+import { mimeEssence } from '../vocabulary/content-type.js';
 import { wait } from './deadline.js';
-import { AnswerError, isAnswerError } from './errors.js';
+import { AnswerError, isAnswerError } from '../vocabulary/errors.js';
 import { abortedError, addBody, emptyDetail, NO_BODIES, overBodies, type BodyTotals } from './exchange-errors.js';
-import type { JsonRpcMessage, JsonRpcRequestId, JsonRpcResponse } from './json-rpc.js';
-import { readAnswer } from './read-answer.js';
+import type { JsonRpcMessage, JsonRpcRequestId, JsonRpcResponse } from '../vocabulary/json-rpc.js';
+import { readAnswer } from '../drivers/read-answer.js';
 
 /** How long to wait before resuming when the stream set no `retry`. */
 export const DEFAULT_RETRY_MS = 1000;
