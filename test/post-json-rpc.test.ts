@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { AnswerError, isAnswerError, postJsonRpc, type FetchFunction, type JsonRpcMessage } from '../src/index.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { jsonResponse, rejection, sseEvent, sseResponse, type SourceBody } from './helpers/bodies.js';
+import { jsonResponse, NOTE, rejection, sseEvent, sseResponse, type SourceBody } from './helpers/bodies.js';
 import { eventually, OrderedEventStore, SERVER_MODES, startMcpServer, type RunningMcpServer } from './helpers/mcp-server.js';
 
 const VERSION = '2025-11-25';
@@ -438,5 +438,94 @@ describe('resumption rules', () => {
     const started = Date.now();
     await postJsonRpc('http://x.test/', REQUEST, { fetch });
     expect(Date.now() - started).toBeGreaterThanOrEqual(190);
+  });
+});
+
+describe('the era follows the protocol version the exchange carries', () => {
+  const MODERN = '2026-07-28';
+  const modernCall = (id: number, name: string, args: Record<string, unknown> = {}): object => ({
+    jsonrpc: '2.0',
+    id,
+    method: 'tools/call',
+    params: { name, arguments: args, _meta: { 'io.modelcontextprotocol/protocolVersion': MODERN } },
+  });
+
+  test('2026-07-28: the standard headers from the body, over whatever the caller set; no session id; its Mcp-Param-* kept', async () => {
+    const { fetch, sent } = scripted([() => jsonResponse([JSON.stringify({ jsonrpc: '2.0', id: 1, result: {} })]).response]);
+    await postJsonRpc('http://x.test/mcp', modernCall(1, 'execute_sql', { region: 'us-west1' }), {
+      fetch,
+      headers: { 'mcp-session-id': 's1', 'mcp-method': 'tools/list', 'mcp-param-region': 'us-west1', authorization: 'Bearer t' },
+    });
+    const headers = sent[0]!.headers;
+    expect(headers.get('mcp-protocol-version')).toBe(MODERN);
+    expect(headers.get('mcp-method')).toBe('tools/call');
+    expect(headers.get('mcp-name')).toBe('execute_sql');
+    expect(headers.get('mcp-param-region')).toBe('us-west1');
+    expect(headers.get('authorization')).toBe('Bearer t');
+    expect(headers.has('mcp-session-id')).toBe(false);
+  });
+
+  test("2026-07-28 from the caller's MCP-Protocol-Version when the message declares none", async () => {
+    const { fetch, sent } = scripted([() => jsonResponse([JSON.stringify(ANSWER)]).response]);
+    await postJsonRpc('http://x.test/mcp', REQUEST, { fetch, headers: { 'mcp-protocol-version': MODERN, 'mcp-session-id': 's1' } });
+    expect(sent[0]!.headers.get('mcp-method')).toBe('tools/call');
+    expect(sent[0]!.headers.get('mcp-name')).toBe('x');
+    expect(sent[0]!.headers.has('mcp-session-id')).toBe(false);
+  });
+
+  test('2025-11-25: the caller headers as they are, nothing derived', async () => {
+    const { fetch, sent } = scripted([() => jsonResponse([JSON.stringify(ANSWER)]).response]);
+    await postJsonRpc('http://x.test/mcp', REQUEST, { fetch, headers: { 'mcp-protocol-version': '2025-11-25', 'mcp-session-id': 's1' } });
+    expect(sent[0]!.headers.has('mcp-method')).toBe(false);
+    expect(sent[0]!.headers.has('mcp-name')).toBe(false);
+    expect(sent[0]!.headers.get('mcp-session-id')).toBe('s1');
+  });
+
+  test('2026-07-28: an event stream that ends without the answer after an event id is not resumed: stream_failed, reissue', async () => {
+    const { fetch, sent } = scripted([() => sseResponse(['id: e1\nretry: 1\ndata:\n\n', sseEvent({ jsonrpc: '2.0', method: 'notifications/progress', params: {} })]).response]);
+    const error = await rejection(postJsonRpc('http://x.test/mcp', modernCall(7, 'x'), { fetch }));
+    expect(isAnswerError(error) && [error.code, error.detail.reissue]).toEqual(['stream_failed', true]);
+    expect((error as AnswerError).message).toMatch(/re-issue it as a new request with a new id/);
+    expect(isAnswerError((error as AnswerError).cause) && ((error as AnswerError).cause as AnswerError).reason).toBe('no_response');
+    expect(sent.map((request) => request.method)).toEqual(['POST']);
+  });
+
+  test('2026-07-28: a stream that breaks mid-answer is stream_failed, reissue, with the stream error as the cause', async () => {
+    const broken = new TypeError('terminated');
+    const { fetch, sent } = scripted([() => sseResponse([NOTE, 'data: {"jsonrpc":"2.0","id":7,'], { errorAfter: 2, error: broken }).response]);
+    const error = await rejection(postJsonRpc('http://x.test/mcp', modernCall(7, 'x'), { fetch }));
+    expect(isAnswerError(error) && [error.code, error.detail.reissue]).toEqual(['stream_failed', true]);
+    expect((error as AnswerError).cause).toBe(broken);
+    expect(sent).toHaveLength(1);
+  });
+
+  test('2026-07-28: a POST that gets no response is stream_failed, reissue', async () => {
+    const cause = new TypeError('fetch failed');
+    const fetch: FetchFunction = () => Promise.reject(cause);
+    const error = await rejection(postJsonRpc('http://x.test/mcp', modernCall(7, 'x'), { fetch }));
+    expect(isAnswerError(error) && [error.code, error.detail.reissue]).toEqual(['stream_failed', true]);
+    expect((error as AnswerError).cause).toBe(cause);
+  });
+
+  test('2025-11-25: the same broken stream is stream_failed without reissue (the 2025 rules, unchanged)', async () => {
+    const { fetch } = scripted([() => sseResponse([NOTE], { errorAfter: 1 }).response]);
+    const error = await rejection(postJsonRpc('http://x.test/mcp', REQUEST, { fetch }));
+    expect(isAnswerError(error) && [error.code, error.detail.reissue]).toEqual(['stream_failed', undefined]);
+  });
+
+  test('2026-07-28: an abort closes the response stream (the cancellation of the request)', async () => {
+    const controller = new AbortController();
+    let source: SourceBody | undefined;
+    const { fetch } = scripted([
+      () => {
+        const made = sseResponse([NOTE], { endless: true });
+        source = made.source;
+        return made.response;
+      },
+    ]);
+    const pending = rejection(postJsonRpc('http://x.test/mcp', modernCall(7, 'x'), { fetch, signal: controller.signal, onMessage: () => controller.abort(new Error('user')) }));
+    const error = await pending;
+    expect(isAnswerError(error) && [error.code, error.detail.reissue]).toEqual(['aborted', undefined]);
+    expect(await source!.released).toBe('cancelled');
   });
 });

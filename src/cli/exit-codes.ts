@@ -21,4 +21,5 @@ export const EXIT_CODES: Readonly<Record<AnswerErrorCode, number>> = {
   timeout: 7,
   stream_failed: 8,
   http_status: 9,
+  unsupported_request: 10,
 };

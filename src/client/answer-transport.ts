@@ -5,11 +5,13 @@
  * @module
  */
 
+import { followAborts } from '../drivers/abort-watch.js';
 import { checkMaxBytes } from '../reducers/budget.js';
 import { invalid, optionsObject } from '../vocabulary/check-argument.js';
 import { checkTimeoutMs } from './deadline.js';
 import { endSession } from './end-session.js';
-import { isAnswerError } from '../vocabulary/errors.js';
+import { AnswerError, isAnswerError } from '../vocabulary/errors.js';
+import { emptyDetail } from './exchange-errors.js';
 import type { JsonRpcMessage } from '../vocabulary/json-rpc.js';
 import { postJsonRpc, type FetchFunction } from './post-json-rpc.js';
 
@@ -47,8 +49,8 @@ export interface TransportMessage {
 }
 
 /**
- * The options the SDK passes to `send`. `relatedRequestId` concerns servers; resumption tokens
- * are not used, since every exchange resumes its own stream.
+ * The options the SDK passes to `send` (v1 and v2). `relatedRequestId` concerns servers;
+ * resumption tokens are not used, since every exchange resumes its own stream.
  */
 export interface AnswerTransportSendOptions {
   /** Ignored: it ties a server's message to a request. */
@@ -57,23 +59,41 @@ export interface AnswerTransportSendOptions {
   readonly resumptionToken?: string | undefined;
   /** Never called. */
   readonly onresumptiontoken?: ((token: string) => void) | undefined;
+  /**
+   * Ends this message's exchange when aborted — the response stream is closed, which in the
+   * 2026-07-28 era is the cancellation of the request — without closing the transport.
+   */
+  readonly requestSignal?: AbortSignal | undefined;
+  /**
+   * Called when this request's exchange ends without its answer for any reason but an abort of
+   * `requestSignal` or `close()`: the stream ended or broke, the server refused it.
+   */
+  readonly onRequestStreamEnd?: (() => void) | undefined;
+  /** Headers for this message's POST alone (the v2 Client's `Mcp-Param-*`), sent as given. */
+  readonly headers?: Readonly<Record<string, string>> | undefined;
 }
 
 /**
  * An MCP client transport over Streamable HTTP that holds no stream between requests:
- * `client.connect(new AnswerTransport(url))`.
+ * `client.connect(new AnswerTransport(url))`, with the v2 SDK's `Client` or the v1 one.
  *
  * - Each `send` is one {@link postJsonRpc}. The messages passed over before the answer
  *   (notifications, server requests) reach `onmessage` in order, then the answer does. A server
  *   request's reply is sent by the SDK as its own POST while the first read goes on.
- * - `sessionId` comes from the `initialize` response's `Mcp-Session-Id` and goes with every later
- *   request; after `setProtocolVersion`, so does `MCP-Protocol-Version`.
- * - A 404 to a request that carried the session clears `sessionId` and rejects that send with
- *   `http_status`; connect a new client to start a new session.
- * - `close()` aborts the sends in flight, ends the session with a DELETE, and calls `onclose` once.
+ * - The era follows the protocol version: a message that declares 2026-07-28 or later in its
+ *   `_meta`, or any message after `setProtocolVersion` with such a version, is sent statelessly
+ *   with the request metadata headers; an older version, with the session.
+ * - 2025-11-25 and earlier: `sessionId` comes from the `initialize` response's `Mcp-Session-Id`
+ *   and goes with every later request; after `setProtocolVersion`, so does
+ *   `MCP-Protocol-Version`. A 404 to a request that carried the session clears `sessionId` and
+ *   rejects that send with `http_status`; connect a new client to start a new session.
+ * - Each request has its own response stream (`hasPerRequestStream`): its `requestSignal` ends
+ *   that exchange alone, which is the 2026-07-28 cancellation.
+ * - `close()` aborts the sends in flight, ends a session with a DELETE, and calls `onclose` once.
  *
- * What it does not do: open the standalone GET stream, so server messages not tied to a request
- * (list-changed notifications, say) are not received.
+ * What it does not do: hold a standing stream — neither the 2025 standalone GET stream nor
+ * 2026's `subscriptions/listen`, which `send` refuses (`unsupported_request`) — so server messages
+ * not tied to a request (list-changed notifications, say) are not received.
  */
 export class AnswerTransport {
   /**
@@ -85,12 +105,19 @@ export class AnswerTransport {
   onerror?: ((error: Error) => void) | undefined;
   /** Called once, when the transport closes. */
   onclose?: (() => void) | undefined;
-  /** The session id the server assigned at `initialize`, if it did. */
+  /** The session id the server assigned at `initialize`, if it did (2025-11-25 and earlier). */
   sessionId?: string | undefined;
+  /**
+   * `true`: every request is its own POST with its own response stream, so the SDK's `Client`
+   * cancels a 2026-07-28 request by aborting its `requestSignal` (closing that stream), not by
+   * sending `notifications/cancelled`.
+   */
+  readonly hasPerRequestStream = true;
 
   readonly #url: string | URL;
   readonly #options: AnswerTransportOptions;
-  readonly #closing = new AbortController();
+  /** The exchanges in flight, each with its own controller: `close()` aborts them all. */
+  readonly #inFlight = new Set<AbortController>();
   #protocolVersion: string | undefined;
   #closed = false;
 
@@ -120,21 +147,26 @@ export class AnswerTransport {
    * Sends one message and delivers what the server sends back to `onmessage`. Resolves once the
    * answer is delivered (a request) or the server accepted the message (a notification or a
    * response).
-   * @throws `AnswerError` for a failed exchange (`aborted` when `close()` ended it); an
-   *   `Error` once the transport is closed.
+   * @throws `AnswerError` for a failed exchange (`aborted` when `close()` or `requestSignal` ended
+   *   it; `unsupported_request` for `subscriptions/listen`); an `Error` once the transport is closed.
    */
-  async send(message: object, _options?: AnswerTransportSendOptions): Promise<void> {
+  async send(message: object, options?: AnswerTransportSendOptions): Promise<void> {
     if (this.#closed) throw new Error('AnswerTransport: the transport is closed');
+    const { requestSignal, onRequestStreamEnd, headers } = options ?? {};
+    if ((message as { method?: unknown }).method === 'subscriptions/listen') throw standingStreamRefused();
     const sentSession = this.sessionId;
+    const exchange = new AbortController();
+    const unfollow = followAborts(exchange, [requestSignal]);
+    this.#inFlight.add(exchange);
     let result;
     try {
       result = await postJsonRpc(this.#url, message, {
         fetch: this.#options.fetch,
-        headers: this.#headers(),
+        headers: this.#headers(headers),
         timeoutMs: this.#options.timeoutMs,
         maxBytes: this.#options.maxBytes,
         resume: this.#options.resume,
-        signal: this.#closing.signal,
+        signal: exchange.signal,
         onMessage: (passedOver) => this.#deliver(passedOver),
       });
     } catch (error) {
@@ -142,7 +174,12 @@ export class AnswerTransport {
       if (sentSession !== undefined && this.sessionId === sentSession && isAnswerError(error) && error.code === 'http_status' && error.detail.status === 404) {
         this.sessionId = undefined;
       }
+      // The stream ended without the answer, and not because this side ended it.
+      if (!exchange.signal.aborted) onRequestStreamEnd?.();
       throw error;
+    } finally {
+      unfollow();
+      this.#inFlight.delete(exchange);
     }
     if ((message as { method?: unknown }).method === 'initialize') {
       const sessionId = result.headers.get('mcp-session-id');
@@ -151,10 +188,16 @@ export class AnswerTransport {
     if (result.answer !== undefined) this.#deliver(result.answer);
   }
 
-  /** Every later request carries `MCP-Protocol-Version: version`. The SDK calls this after `initialize`. */
+  /** Every later request carries `MCP-Protocol-Version: version`. The SDK calls this once the version is agreed. */
   setProtocolVersion(version: string): void {
     this.#protocolVersion = version;
   }
+
+  /**
+   * Part of the SDK's `Transport`: the versions a server validates request headers against. A
+   * client transport validates none, and the version each request declares decides its era.
+   */
+  setSupportedProtocolVersions(_versions: string[]): void {}
 
   /**
    * Aborts the sends in flight, ends the session with a DELETE (a 405 is fine; a failure goes to
@@ -163,7 +206,8 @@ export class AnswerTransport {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    this.#closing.abort(new Error('AnswerTransport: closed'));
+    const reason = new Error('AnswerTransport: closed');
+    for (const exchange of this.#inFlight) exchange.abort(reason);
     if (this.sessionId !== undefined) {
       try {
         await endSession(this.#url, {
@@ -179,9 +223,10 @@ export class AnswerTransport {
     this.onclose?.();
   }
 
-  /** The headers of the next request: the caller's, the session, the protocol version. */
-  #headers(): Headers {
+  /** The headers of the next request: the caller's, the send's own, the session, the protocol version. */
+  #headers(sendHeaders?: Readonly<Record<string, string>>): Headers {
     const headers = new Headers(this.#options.headers);
+    if (sendHeaders !== undefined) for (const [name, value] of Object.entries(sendHeaders)) headers.set(name, value);
     if (this.sessionId !== undefined) headers.set('mcp-session-id', this.sessionId);
     if (this.#protocolVersion !== undefined) headers.set('mcp-protocol-version', this.#protocolVersion);
     return headers;
@@ -199,4 +244,13 @@ export class AnswerTransport {
   #report(error: unknown): void {
     this.onerror?.(error instanceof Error ? error : new Error(String(error), { cause: error }));
   }
+}
+
+/** `subscriptions/listen` opens a standing stream, which this package never holds: refused before anything is sent. */
+function standingStreamRefused(): AnswerError {
+  return new AnswerError(
+    'unsupported_request',
+    'AnswerTransport does not send subscriptions/listen: its response is a standing stream, and this transport holds none (read one with scanEvents over your own fetch)',
+    emptyDetail(0),
+  );
 }

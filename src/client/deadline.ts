@@ -4,10 +4,12 @@
  *
  * Why not `AbortSignal.any`: on Node 20 a signal it returns stays registered on its sources until
  * they are collected, so a long-lived caller signal would gather one per exchange. Here the one
- * listener added to the caller's signal is removed by {@link Deadline.dispose}.
+ * listener on the caller's signal (shared by every exchange that follows it, and read through the
+ * platform's own methods, as a read's is) is removed by {@link Deadline.dispose}.
  * @module
  */
 
+import { followAborts } from '../drivers/abort-watch.js';
 import { invalid } from '../vocabulary/check-argument.js';
 
 /** The longest delay `setTimeout` takes; a longer one would fire at once. */
@@ -40,7 +42,6 @@ export function checkTimeoutMs(timeoutMs: unknown): number {
 export function startDeadline(timeoutMs: number, callerSignal: AbortSignal | undefined): Deadline {
   const controller = new AbortController();
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const onCallerAbort = (): void => controller.abort(callerSignal?.reason);
 
   const arm = (left: number): void => {
     // Delays past the timer's range are waited for in steps.
@@ -50,18 +51,15 @@ export function startDeadline(timeoutMs: number, callerSignal: AbortSignal | und
     }, Math.min(left, MAX_TIMER_MS));
   };
 
-  if (callerSignal?.aborted) controller.abort(callerSignal.reason);
-  else {
-    callerSignal?.addEventListener('abort', onCallerAbort, { once: true });
-    if (timeoutMs !== Infinity) arm(timeoutMs);
-  }
+  const unfollow = followAborts(controller, [callerSignal]);
+  if (!controller.signal.aborted && timeoutMs !== Infinity) arm(timeoutMs);
 
   return {
     signal: controller.signal,
     dispose(): void {
       if (timer !== undefined) clearTimeout(timer);
       timer = undefined;
-      callerSignal?.removeEventListener('abort', onCallerAbort);
+      unfollow();
     },
   };
 }

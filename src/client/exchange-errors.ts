@@ -5,6 +5,7 @@
  * @module
  */
 
+import { mimeEssence } from '../vocabulary/content-type.js';
 import { describeValue } from '../vocabulary/describe-value.js';
 import { abortError, AnswerError, type AnswerDetail } from '../vocabulary/errors.js';
 import type { JsonRpcResponse } from '../vocabulary/json-rpc.js';
@@ -22,6 +23,33 @@ export function abortedError(signal: AbortSignal, detail: AnswerDetail): AnswerE
 /** A request that could not be sent or whose response never came (refused, reset, DNS): `stream_failed`. */
 export function requestFailedError(method: string, error: unknown, detail: AnswerDetail): AnswerError {
   return new AnswerError('stream_failed', `the ${method} request failed: ${describeFailure(error)}`, detail, { cause: error });
+}
+
+/**
+ * Whether `error` says an event stream ended without the answer — the case a 2025-era stream is
+ * resumed from, and a 2026-era one has lost its request in.
+ */
+export function endedWithoutAnswer(error: AnswerError): boolean {
+  return (
+    error.code === 'malformed_answer' &&
+    (error.reason === 'no_message' || error.reason === 'no_response') &&
+    mimeEssence(error.detail.contentType) === 'text/event-stream'
+  );
+}
+
+/**
+ * 2026-07-28: a request whose response broke, ended before the answer or never came is lost —
+ * the server drops a request with its stream, and nothing resumes it. `stream_failed`, with
+ * `detail.reissue` set, so a caller knows to send it again with a new id (changelog, SEP-2575).
+ */
+export function lostRequestError(error: AnswerError): AnswerError {
+  const cause = error.code === 'stream_failed' ? error.cause : error;
+  return new AnswerError(
+    'stream_failed',
+    `${error.message}; the server dropped the request with its stream: re-issue it as a new request with a new id`,
+    { ...error.detail, reissue: true },
+    { cause },
+  );
 }
 
 /** `http_status`: the server answered outside 2xx; `answer` is the JSON-RPC error it sent, if any. */

@@ -9,7 +9,9 @@ import { checkMaxBytes } from '../reducers/budget.js';
 import { invalid, optionsObject } from '../vocabulary/check-argument.js';
 import { checkTimeoutMs, startDeadline } from './deadline.js';
 import { AnswerError, isAnswerError } from '../vocabulary/errors.js';
-import { abortedError, emptyDetail, httpStatusError, requestFailedError } from './exchange-errors.js';
+import { declaredProtocolVersion, eraOf } from './era.js';
+import { abortedError, emptyDetail, endedWithoutAnswer, httpStatusError, lostRequestError, requestFailedError } from './exchange-errors.js';
+import { mcpRequestHeaders } from './mcp-request-headers.js';
 import type { JsonRpcMessage, JsonRpcRequestId, JsonRpcResponse } from '../vocabulary/json-rpc.js';
 import { ACCEPT, readAnswer } from '../drivers/read-answer.js';
 import { readResumable } from './resume.js';
@@ -29,7 +31,9 @@ export interface PostJsonRpcOptions {
   readonly fetch?: FetchFunction | undefined;
   /**
    * Headers sent with the POST and with any GET that resumes it: `Mcp-Session-Id`,
-   * `MCP-Protocol-Version`, `Authorization`, …. `Accept` and `Content-Type` are set by the exchange.
+   * `MCP-Protocol-Version`, `Authorization`, `Mcp-Param-*`, …. `Accept` and `Content-Type` are
+   * set by the exchange; so are, in a 2026-07-28 exchange, `MCP-Protocol-Version`, `Mcp-Method`
+   * and `Mcp-Name` (derived from the message), and `Mcp-Session-Id` is not sent there.
    */
   readonly headers?: HeadersInit | undefined;
   /**
@@ -48,7 +52,8 @@ export interface PostJsonRpcOptions {
   readonly onMessage?: ((message: JsonRpcMessage) => void) | undefined;
   /**
    * Whether an event stream that ends without the answer after an event id is resumed with a
-   * GET carrying `Last-Event-ID` (MCP 2025-11-25). Default `true`.
+   * GET carrying `Last-Event-ID` (MCP 2025-11-25). Default `true`. A 2026-07-28 exchange never
+   * resumes: that era has no resumption.
    */
   readonly resume?: boolean | undefined;
 }
@@ -76,8 +81,16 @@ export interface PostJsonRpcResult {
  * - A notification or a response is done once the server accepts it (2xx); its body is not read.
  * - A status outside 2xx is an `http_status` {@link AnswerError}; `detail.answer` holds the
  *   JSON-RPC error the server sent with it, read within the cap and the deadline.
- * - An event stream that ends without the answer, after an event id, is resumed (see
- *   {@link PostJsonRpcOptions.resume}).
+ * - The era follows the protocol version the exchange carries: the message's
+ *   `params._meta["io.modelcontextprotocol/protocolVersion"]`, else the `MCP-Protocol-Version`
+ *   of `options.headers`.
+ * - 2025-11-25 and earlier: an event stream that ends without the answer, after an event id, is
+ *   resumed (see {@link PostJsonRpcOptions.resume}).
+ * - 2026-07-28 and later: the request metadata headers are derived from the message
+ *   ({@link mcpRequestHeaders}; pass a tool's `Mcp-Param-*` in `options.headers`), no session id is
+ *   sent, nothing is resumed, and a response that breaks or ends before the answer is a
+ *   `stream_failed` with `detail.reissue` (the server dropped the request). An abort closes the
+ *   response stream, which is that era's cancellation of the request.
  *
  * @throws {@link AnswerError} for a failed exchange; `TypeError`/`RangeError` for bad arguments.
  *   Whatever `onMessage` throws is rethrown as it is.
@@ -86,9 +99,14 @@ export async function postJsonRpc(url: string | URL, message: object, options: P
   const checked = checkOptions(url, message, options);
   const body = JSON.stringify(message);
   const requestId = requestIdOf(message);
-  const headers = new Headers(checked.headers);
+  const callerHeaders = new Headers(checked.headers);
+  const version = declaredProtocolVersion(message) ?? callerHeaders.get('mcp-protocol-version');
+  const modern = eraOf(version) === 'modern';
+  const headers = modern ? modernHeaders(message, callerHeaders, version) : new Headers(callerHeaders);
   headers.set('accept', ACCEPT);
   headers.set('content-type', 'application/json');
+  // 2026-07-28 has no resumption: whatever ends a request's response early has lost the request.
+  const lost = (error: AnswerError): AnswerError => (modern && requestId !== undefined ? lostRequestError(error) : error);
 
   const deadline = startDeadline(checked.timeoutMs, checked.signal);
   const { signal } = deadline;
@@ -100,7 +118,7 @@ export async function postJsonRpc(url: string | URL, message: object, options: P
       response = await send(url, { method: 'POST', headers, body, signal });
     } catch (error) {
       if (signal.aborted) throw abortedError(signal, emptyDetail(checked.maxBytes));
-      throw requestFailedError('POST', error, emptyDetail(checked.maxBytes));
+      throw lost(requestFailedError('POST', error, emptyDetail(checked.maxBytes)));
     }
     const { status } = response;
     if (status < 200 || status > 299) throw await statusError(response, requestId, checked.maxBytes, signal);
@@ -116,20 +134,38 @@ export async function postJsonRpc(url: string | URL, message: object, options: P
       }
       return { answer: undefined, status, headers: response.headers };
     }
-    const answer = await readResumable(response, {
-      fetch: checked.fetch,
-      url,
-      headers: new Headers(checked.headers),
-      requestId,
-      maxBytes: checked.maxBytes,
-      signal,
-      onMessage: checked.onMessage,
-      resume: checked.resume,
-    });
+    let answer: JsonRpcResponse;
+    try {
+      answer = await readResumable(response, {
+        fetch: checked.fetch,
+        url,
+        headers: callerHeaders,
+        requestId,
+        maxBytes: checked.maxBytes,
+        signal,
+        onMessage: checked.onMessage,
+        resume: checked.resume && !modern,
+      });
+    } catch (error) {
+      if (isAnswerError(error) && (error.code === 'stream_failed' || endedWithoutAnswer(error))) throw lost(error);
+      throw error;
+    }
     return { answer, status, headers: response.headers };
   } finally {
     deadline.dispose();
   }
+}
+
+/**
+ * The headers of a 2026-07-28 POST: the caller's (its `Mcp-Param-*` among them), less the
+ * session id that era does not have, and the standard ones derived from the message, which must
+ * match its body whatever the caller set.
+ */
+function modernHeaders(message: object, callerHeaders: Headers, version: string | null): Headers {
+  const headers = new Headers(callerHeaders);
+  headers.delete('mcp-session-id');
+  mcpRequestHeaders(message, version === null ? {} : { protocolVersion: version }).forEach((value, name) => headers.set(name, value));
+  return headers;
 }
 
 /** The `http_status` error for `response`, with the JSON-RPC error its body carries, if any. */

@@ -8,7 +8,7 @@
 import { mimeEssence } from '../vocabulary/content-type.js';
 import { wait } from './deadline.js';
 import { AnswerError, isAnswerError } from '../vocabulary/errors.js';
-import { abortedError, addBody, emptyDetail, NO_BODIES, overBodies, type BodyTotals } from './exchange-errors.js';
+import { abortedError, addBody, emptyDetail, endedWithoutAnswer, NO_BODIES, overBodies, type BodyTotals } from './exchange-errors.js';
 import type { JsonRpcMessage, JsonRpcRequestId, JsonRpcResponse } from '../vocabulary/json-rpc.js';
 import { readAnswer } from '../drivers/read-answer.js';
 
@@ -67,11 +67,7 @@ export async function readResumable(response: Response, read: ResumableRead): Pr
     const restated = (note: string): AnswerError =>
       resumptions === 0 ? error : overBodies(error, totals, read.maxBytes, `${note} after ${resumptions} resumption${resumptions === 1 ? '' : 's'}`);
 
-    const endedWithoutAnswer =
-      error.code === 'malformed_answer' &&
-      (error.reason === 'no_message' || error.reason === 'no_response') &&
-      mimeEssence(error.detail.contentType) === 'text/event-stream';
-    if (!endedWithoutAnswer || !read.resume) throw restated('ended');
+    if (!read.resume || !endedWithoutAnswer(error)) throw restated('ended');
 
     const newId = error.detail.lastEventId;
     if (newId !== '' && newId !== lastEventId) {

@@ -72,3 +72,30 @@ function notify(event: Event): void {
   if (set === undefined) return;
   for (const onAbort of set) onAbort();
 }
+
+/**
+ * Aborts `controller` with the reason of the first of `signals` to abort — at once when one
+ * already has. The returned function removes every watch; call it when the work ends. So an
+ * exchange follows its caller's signals with the one shared listener each, as a read does.
+ */
+export function followAborts(controller: AbortController, signals: readonly (AbortSignal | undefined)[]): () => void {
+  const stops: (() => void)[] = [];
+  const stopAll = (): void => {
+    for (const stop of stops.splice(0)) stop();
+  };
+  for (const signal of signals) {
+    if (signal === undefined) continue;
+    if (isAborted(signal)) {
+      stopAll();
+      controller.abort(abortReason(signal));
+      return stopAll;
+    }
+    stops.push(
+      watchAbort(signal, () => {
+        stopAll();
+        controller.abort(abortReason(signal));
+      }),
+    );
+  }
+  return stopAll;
+}

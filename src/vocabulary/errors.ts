@@ -21,9 +21,12 @@ export type MalformedReason = NoAnswerReason | 'invalid_json';
  * - `budget_exceeded`: the body went past `maxBytes` before the answer was complete.
  * - `aborted` / `timeout`: the `signal` aborted; `timeout` when its reason is a `TimeoutError`.
  * - `stream_failed`: the body errored while being read, or (`postJsonRpc`) the request got no response at
- *   all (refused, reset); the stream's or fetch's error is the `cause`.
+ *   all (refused, reset), or (2026-07-28) its event stream ended before the answer; the stream's
+ *   or fetch's error is the `cause`; see {@link AnswerDetail.reissue}.
  * - `http_status`: the server answered a request with a status outside 2xx; see
  *   {@link AnswerDetail.status} and {@link AnswerDetail.answer}.
+ * - `unsupported_request`: (`AnswerTransport`) a request this package does not send, refused
+ *   before anything is sent: `subscriptions/listen` opens a standing stream, which it never holds.
  */
 export type AnswerErrorCode =
   | 'unsupported_content_type'
@@ -32,7 +35,8 @@ export type AnswerErrorCode =
   | 'aborted'
   | 'timeout'
   | 'stream_failed'
-  | 'http_status';
+  | 'http_status'
+  | 'unsupported_request';
 
 /** What had been read when the error happened. */
 export interface AnswerDetail {
@@ -56,6 +60,12 @@ export interface AnswerDetail {
   readonly status?: number | undefined;
   /** For `http_status`: the JSON-RPC error response the server sent with that status, if any. */
   readonly answer?: JsonRpcResponse | undefined;
+  /**
+   * For `stream_failed` in a 2026-07-28 (stateless) exchange: `true` — the response broke or
+   * ended before the answer, so the server dropped the request, and it may be re-issued as a new
+   * request with a new id. (That era has no resumption: a broken stream loses its request.)
+   */
+  readonly reissue?: boolean | undefined;
 }
 
 /**

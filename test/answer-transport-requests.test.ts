@@ -1,0 +1,196 @@
+// AnswerTransport's per-request members, the ones the v2 SDK Client uses: each request its own
+// exchange (requestSignal, onRequestStreamEnd, per-send headers), the era each message declares,
+// and what it refuses. Against scripted responses, where every request and listener is countable.
+import { describe, expect, test } from 'vitest';
+import { AnswerTransport, isAnswerError, type FetchFunction, type TransportMessage } from '../src/index.js';
+import { jsonResponse, rejection, sseEvent, sseResponse, type SourceBody } from './helpers/bodies.js';
+
+interface Sent {
+  readonly method: string;
+  readonly headers: Headers;
+  readonly body: unknown;
+  readonly signal: AbortSignal | undefined;
+}
+
+/** A fetch that answers each request with `respond(sent)`, recording it. */
+function recording(respond: (sent: Sent) => Response): { fetch: FetchFunction; sent: Sent[] } {
+  const sent: Sent[] = [];
+  const fetch: FetchFunction = async (_input, init) => {
+    const request: Sent = {
+      method: init.method ?? 'GET',
+      headers: new Headers(init.headers),
+      body: typeof init.body === 'string' ? JSON.parse(init.body) : undefined,
+      signal: init.signal ?? undefined,
+    };
+    sent.push(request);
+    return respond(request);
+  };
+  return { fetch, sent };
+}
+
+const MODERN_META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' };
+const call = (id: number, name: string): object => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: {}, _meta: MODERN_META } });
+const answerTo = (sent: Sent): Response =>
+  jsonResponse([JSON.stringify({ jsonrpc: '2.0', id: (sent.body as { id: number }).id, result: { ok: true } })]).response;
+
+test('hasPerRequestStream is true, so the v2 Client cancels a 2026 request by aborting its requestSignal', () => {
+  expect(new AnswerTransport('http://x.test/mcp').hasPerRequestStream).toBe(true);
+});
+
+describe('requestSignal', () => {
+  test('its abort ends that exchange alone: its stream is released, a concurrent send is answered', async () => {
+    const sources: SourceBody[] = [];
+    const { fetch } = recording((sent) => {
+      if ((sent.body as { params: { name: string } }).params.name === 'slow') {
+        const made = sseResponse([sseEvent({ jsonrpc: '2.0', method: 'notifications/progress', params: {} })], { endless: true });
+        sources.push(made.source);
+        return made.response;
+      }
+      return answerTo(sent);
+    });
+    const transport = new AnswerTransport('http://x.test/mcp', { fetch });
+    const received: TransportMessage[] = [];
+    const controller = new AbortController();
+    transport.onmessage = (message) => {
+      received.push(message);
+      if (message.method === 'notifications/progress') controller.abort(new Error('user cancelled'));
+    };
+    const slow = rejection(transport.send(call(1, 'slow'), { requestSignal: controller.signal }));
+    await transport.send(call(2, 'fast'));
+    const error = await slow;
+    expect(isAnswerError(error) && error.code).toBe('aborted');
+    expect(await sources[0]!.released).toBe('cancelled');
+    expect(received.map((message) => message.method ?? message.id)).toEqual(['notifications/progress', 2]);
+    await transport.close();
+  });
+
+  test('already aborted: nothing is fetched', async () => {
+    const { fetch, sent } = recording(answerTo);
+    const transport = new AnswerTransport('http://x.test/mcp', { fetch });
+    const error = await rejection(transport.send(call(1, 'x'), { requestSignal: AbortSignal.abort(new Error('no')) }));
+    expect(isAnswerError(error) && error.code).toBe('aborted');
+    expect(sent).toHaveLength(0);
+  });
+
+  test('many concurrent sends on one requestSignal add one listener to it, and none is left after', async () => {
+    const { fetch } = recording(answerTo);
+    const transport = new AnswerTransport('http://x.test/mcp', { fetch });
+    const signal = new AbortController().signal;
+    let added = 0;
+    let removed = 0;
+    // Counted at the platform's own methods, which the transport calls with the signal as receiver.
+    const proto = EventTarget.prototype;
+    const { addEventListener, removeEventListener } = proto;
+    proto.addEventListener = function (this: EventTarget, ...args: Parameters<EventTarget['addEventListener']>) {
+      if (this === signal) added += 1;
+      return addEventListener.apply(this, args);
+    };
+    proto.removeEventListener = function (this: EventTarget, ...args: Parameters<EventTarget['removeEventListener']>) {
+      if (this === signal) removed += 1;
+      return removeEventListener.apply(this, args);
+    };
+    try {
+      await Promise.all(Array.from({ length: 20 }, (_, i) => transport.send(call(i, 'x'), { requestSignal: signal })));
+    } finally {
+      proto.addEventListener = addEventListener;
+      proto.removeEventListener = removeEventListener;
+    }
+    expect([added, removed]).toEqual([1, 1]);
+  });
+});
+
+describe('onRequestStreamEnd', () => {
+  test('called when the stream ends without the answer', async () => {
+    const { fetch } = recording(() => sseResponse([sseEvent({ jsonrpc: '2.0', method: 'notifications/progress', params: {} })]).response);
+    const transport = new AnswerTransport('http://x.test/mcp', { fetch });
+    let ended = 0;
+    const error = await rejection(transport.send(call(1, 'x'), { onRequestStreamEnd: () => (ended += 1) }));
+    expect(isAnswerError(error) && [error.code, error.detail.reissue]).toEqual(['stream_failed', true]);
+    expect(ended).toBe(1);
+  });
+
+  test('not called when requestSignal ended the exchange, nor when it was answered', async () => {
+    const { fetch } = recording((sent) => ((sent.body as { id: number }).id === 1 ? sseResponse([], { endless: true }).response : answerTo(sent)));
+    const transport = new AnswerTransport('http://x.test/mcp', { fetch });
+    let ended = 0;
+    const controller = new AbortController();
+    const pending = rejection(transport.send(call(1, 'x'), { requestSignal: controller.signal, onRequestStreamEnd: () => (ended += 1) }));
+    await transport.send(call(2, 'x'), { onRequestStreamEnd: () => (ended += 1) });
+    controller.abort();
+    expect(isAnswerError(await pending)).toBe(true);
+    expect(ended).toBe(0);
+  });
+});
+
+test("per-send headers go on that POST alone, over the transport's own", async () => {
+  const { fetch, sent } = recording(answerTo);
+  const transport = new AnswerTransport('http://x.test/mcp', { fetch, headers: { 'x-team': 'a', 'mcp-param-region': 'old' } });
+  await transport.send(call(1, 'execute_sql'), { headers: { 'Mcp-Param-Region': 'us-west1' } });
+  await transport.send(call(2, 'execute_sql'));
+  expect(sent.map((request) => request.headers.get('mcp-param-region'))).toEqual(['us-west1', 'old']);
+  expect(sent[0]!.headers.get('x-team')).toBe('a');
+});
+
+describe('the era each message declares', () => {
+  test('2026-07-28: the request metadata headers, no session id, even after an initialize that set one', async () => {
+    const { fetch, sent } = recording((request) => {
+      const response = answerTo(request);
+      if ((request.body as { method: string }).method === 'initialize') response.headers.set('mcp-session-id', 's1');
+      return response;
+    });
+    const transport = new AnswerTransport('http://x.test/mcp', { fetch });
+    await transport.send({ jsonrpc: '2.0', id: 0, method: 'initialize', params: {} });
+    expect(transport.sessionId).toBe('s1');
+    await transport.send(call(1, 'get_weather'));
+    const headers = sent[1]!.headers;
+    expect([headers.get('mcp-protocol-version'), headers.get('mcp-method'), headers.get('mcp-name'), headers.get('mcp-session-id')]).toEqual([
+      '2026-07-28',
+      'tools/call',
+      'get_weather',
+      null,
+    ]);
+  });
+
+  test('after setProtocolVersion("2026-07-28") a message without _meta is sent in that era too', async () => {
+    const { fetch, sent } = recording(answerTo);
+    const transport = new AnswerTransport('http://x.test/mcp', { fetch });
+    transport.setProtocolVersion('2026-07-28');
+    transport.setSupportedProtocolVersions(['2026-07-28', '2025-11-25']);
+    await transport.send({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
+    expect([sent[0]!.headers.get('mcp-protocol-version'), sent[0]!.headers.get('mcp-method')]).toEqual(['2026-07-28', 'tools/list']);
+  });
+
+  test('2025-11-25: the session id and the version, no derived headers', async () => {
+    const { fetch, sent } = recording(answerTo);
+    const transport = new AnswerTransport('http://x.test/mcp', { fetch });
+    transport.sessionId = 's1';
+    transport.setProtocolVersion('2025-11-25');
+    await transport.send({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
+    expect([sent[0]!.headers.get('mcp-session-id'), sent[0]!.headers.get('mcp-method')]).toEqual(['s1', null]);
+  });
+});
+
+test('subscriptions/listen is refused at once, unsent: unsupported_request', async () => {
+  const { fetch, sent } = recording(answerTo);
+  const transport = new AnswerTransport('http://x.test/mcp', { fetch });
+  const error = await rejection(transport.send({ jsonrpc: '2.0', id: 1, method: 'subscriptions/listen', params: { _meta: MODERN_META } }));
+  expect(isAnswerError(error) && error.code).toBe('unsupported_request');
+  expect((error as Error).message).toMatch(/standing stream/);
+  expect(sent).toHaveLength(0);
+});
+
+test('close() aborts every send in flight, and a later send is refused', async () => {
+  const sources: SourceBody[] = [];
+  const { fetch } = recording(() => {
+    const made = sseResponse([], { endless: true });
+    sources.push(made.source);
+    return made.response;
+  });
+  const transport = new AnswerTransport('http://x.test/mcp', { fetch });
+  const pending = [1, 2, 3].map((id) => rejection(transport.send(call(id, 'x'))));
+  await new Promise((resolve) => setTimeout(resolve, 10));
+  await transport.close();
+  for (const error of await Promise.all(pending)) expect(isAnswerError(error) && error.code).toBe('aborted');
+  expect(await Promise.all(sources.map((source) => source.released))).toEqual(['cancelled', 'cancelled', 'cancelled']);
+  await expect(transport.send(call(4, 'x'))).rejects.toThrow(/closed/);
+});
