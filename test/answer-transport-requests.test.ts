@@ -194,3 +194,41 @@ test('close() aborts every send in flight, and a later send is refused', async (
   expect(await Promise.all(sources.map((source) => source.released))).toEqual(['cancelled', 'cancelled', 'cancelled']);
   await expect(transport.send(call(4, 'x'))).rejects.toThrow(/closed/);
 });
+
+describe('a 400 with a JSON-RPC error response is the answer (the v2 Client reads its code)', () => {
+  const refusal = (id: unknown, status = 400): Response =>
+    new Response(JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32000, message: 'Bad Request: Server not initialized' } }), {
+      status,
+      headers: { 'content-type': 'application/json' },
+    });
+
+  test('with the request id: delivered as it is, the send resolves', async () => {
+    const { fetch } = recording(() => refusal('probe-1'));
+    const transport = new AnswerTransport('http://x.test/mcp', { fetch });
+    const received: TransportMessage[] = [];
+    transport.onmessage = (message) => received.push(message);
+    await transport.send({ jsonrpc: '2.0', id: 'probe-1', method: 'server/discover', params: { _meta: MODERN_META } });
+    expect(received).toEqual([{ jsonrpc: '2.0', id: 'probe-1', error: { code: -32000, message: 'Bad Request: Server not initialized' } }]);
+  });
+
+  test('with id null: given the id of the request the POST carried', async () => {
+    const { fetch } = recording(() => refusal(null));
+    const transport = new AnswerTransport('http://x.test/mcp', { fetch });
+    const received: TransportMessage[] = [];
+    transport.onmessage = (message) => received.push(message);
+    await transport.send({ jsonrpc: '2.0', id: 7, method: 'server/discover', params: { _meta: MODERN_META } });
+    expect(received.map((message) => [message.id, (message.error as { code: number }).code])).toEqual([[7, -32000]]);
+  });
+
+  test('another status with the same body, or a 400 without a JSON-RPC body, rejects with http_status', async () => {
+    for (const response of [() => refusal(7, 404), () => new Response('no', { status: 400, headers: { 'content-type': 'text/plain' } })]) {
+      const { fetch } = recording(response);
+      const transport = new AnswerTransport('http://x.test/mcp', { fetch });
+      const received: TransportMessage[] = [];
+      transport.onmessage = (message) => received.push(message);
+      const error = await rejection(transport.send({ jsonrpc: '2.0', id: 7, method: 'tools/list' }));
+      expect(isAnswerError(error) && error.code).toBe('http_status');
+      expect(received).toEqual([]);
+    }
+  });
+});

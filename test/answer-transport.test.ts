@@ -110,13 +110,14 @@ describe.each(SERVER_MODES)('the SDK Client over AnswerTransport (stateful: $sta
     expect(sent.map((r) => [r.rpcMethod, r.status])).toEqual([['notifications/roots/list_changed', 202]]);
   });
 
-  test("a wrong MCP-Protocol-Version is http_status 400 with the server's JSON-RPC error", async () => {
+  test("a wrong MCP-Protocol-Version: the server's JSON-RPC error with the 400 is the answer the client sees", async () => {
     const wrong = await connect(server.url);
     wrong.transport.setProtocolVersion('1999-01-01');
     const error = await rejection(wrong.client.listTools());
-    expect(isAnswerError(error) && error.code).toBe('http_status');
-    expect((error as AnswerError).detail.status).toBe(400);
-    expect(JSON.stringify((error as AnswerError).detail.answer)).toContain('Unsupported protocol version: 1999-01-01');
+    expect(isAnswerError(error)).toBe(false);
+    expect((error as Error).message).toContain('Unsupported protocol version: 1999-01-01');
+    const seen = server.requests.at(-1)!;
+    expect([seen.rpcMethod, seen.status]).toEqual(['tools/list', 400]);
     await wrong.client.close();
   });
 

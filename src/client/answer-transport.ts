@@ -87,6 +87,10 @@ export interface AnswerTransportSendOptions {
  *   and goes with every later request; after `setProtocolVersion`, so does
  *   `MCP-Protocol-Version`. A 404 to a request that carried the session clears `sessionId` and
  *   rejects that send with `http_status`; connect a new client to start a new session.
+ * - A 400 whose body is a JSON-RPC error response to the request is that request's answer: it
+ *   reaches `onmessage` and the send resolves, as with the SDK's own transport (so the v2
+ *   Client's era negotiation reads the server's error code). Any other status outside 2xx
+ *   rejects the send with `http_status`.
  * - Each request has its own response stream (`hasPerRequestStream`): its `requestSignal` ends
  *   that exchange alone, which is the 2026-07-28 cancellation.
  * - `close()` aborts the sends in flight, ends a session with a DELETE, and calls `onclose` once.
@@ -174,6 +178,11 @@ export class AnswerTransport {
       if (sentSession !== undefined && this.sessionId === sentSession && isAnswerError(error) && error.code === 'http_status' && error.detail.status === 404) {
         this.sessionId = undefined;
       }
+      const refusal = inBandRefusal(message, error);
+      if (refusal !== undefined) {
+        this.#deliver(refusal);
+        return;
+      }
       // The stream ended without the answer, and not because this side ended it.
       if (!exchange.signal.aborted) onRequestStreamEnd?.();
       throw error;
@@ -253,4 +262,20 @@ function standingStreamRefused(): AnswerError {
     'AnswerTransport does not send subscriptions/listen: its response is a standing stream, and this transport holds none (read one with scanEvents over your own fetch)',
     emptyDetail(0),
   );
+}
+
+/**
+ * A 400 that carries a JSON-RPC error response to the request is that request's answer, given to
+ * `onmessage` as any error response is — as the SDK's own transport does. This is how the v2
+ * Client tells a 2025-era server from a 2026 one when it probes with `server/discover`: it reads
+ * the error's code (a recognised modern error, or anything else: fall back to `initialize`), and
+ * it recognises an HTTP refusal thrown by a transport only as its own error class. An error with
+ * `id: null` (the server could not read the id) is given the id of the request this POST carried.
+ */
+function inBandRefusal(message: object, error: unknown): JsonRpcMessage | undefined {
+  if (!isAnswerError(error) || error.code !== 'http_status' || error.detail.status !== 400) return undefined;
+  const { answer } = error.detail;
+  const { id } = message as { id?: unknown };
+  if (answer === undefined || (typeof id !== 'string' && typeof id !== 'number')) return undefined;
+  return answer['id'] === id ? answer : { ...answer, id };
 }
