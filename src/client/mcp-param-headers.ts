@@ -53,12 +53,15 @@ const DATA = /^(?:const|enum|default|examples)$/;
 // Regexes, not Sets: a module-level `new` would keep this file in bundles that never call it.
 const PARAM_TYPE = /^(?:string|integer|boolean)$/;
 
+/** A `properties` chain, innermost key first: `null` at the root. Shared, so a deep schema costs no copies. */
+type Chain = { readonly key: string; readonly up: Chain } | null;
+
 interface Node {
   readonly value: unknown;
   /** JSON Pointer from the tool. */
   readonly at: string;
   /** The `properties` chain to here, or `undefined` once any other keyword was passed through. */
-  readonly path: readonly string[] | undefined;
+  readonly chain: Chain | undefined;
 }
 
 /**
@@ -84,13 +87,13 @@ export function checkMcpHeaderParams(tool: object): McpHeaderParamsCheck {
   const seen = new Map<string, string>(); // lowercased name → where it first appears
   const visited = new Set<object>(); // only a JS object (not JSON) can be cyclic; each is read once
   // Depth first, children pushed in reverse: document order, and no recursion for a deep schema to overflow.
-  const stack: Node[] = [{ value: schema, at: '/inputSchema', path: [] }];
+  const stack: Node[] = [{ value: schema, at: '/inputSchema', chain: null }];
   for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
-    const { value, at, path } = node;
+    const { value, at, chain } = node;
     if (typeof value !== 'object' || value === null || visited.has(value)) continue;
     visited.add(value);
     if (Array.isArray(value)) {
-      for (let i = value.length - 1; i >= 0; i--) stack.push({ value: value[i], at: `${at}/${i}`, path: undefined });
+      for (let i = value.length - 1; i >= 0; i--) stack.push({ value: value[i], at: `${at}/${i}`, chain: undefined });
       continue;
     }
     const children: Node[] = [];
@@ -98,15 +101,15 @@ export function checkMcpHeaderParams(tool: object): McpHeaderParamsCheck {
       const child = own(value, key);
       const childAt = `${at}/${pointerToken(key)}`;
       if (key === 'x-mcp-header') {
-        const param = checkAnnotation(child, childAt, value, path, seen, reasons);
+        const param = checkAnnotation(child, childAt, value, chain, seen, reasons);
         if (param !== undefined) params.push(param);
       } else if (SCHEMA_MAP.test(key) && isRecord(child)) {
         for (const name of Object.keys(child)) {
-          const reachable = key === 'properties' && path !== undefined ? [...path, name] : undefined;
-          children.push({ value: own(child, name), at: `${childAt}/${pointerToken(name)}`, path: reachable });
+          const reachable = key === 'properties' && chain !== undefined ? { key: name, up: chain } : undefined;
+          children.push({ value: own(child, name), at: `${childAt}/${pointerToken(name)}`, chain: reachable });
         }
       } else if (!DATA.test(key)) {
-        children.push({ value: child, at: childAt, path: undefined });
+        children.push({ value: child, at: childAt, chain: undefined });
       }
     }
     for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
@@ -119,7 +122,7 @@ function checkAnnotation(
   name: unknown,
   at: string,
   schema: object,
-  path: readonly string[] | undefined,
+  chain: Chain | undefined,
   seen: Map<string, string>,
   reasons: string[],
 ): McpHeaderParam | undefined {
@@ -135,14 +138,16 @@ function checkAnnotation(
     if (first === undefined) seen.set(key, at);
     else reasons.push(`${at}: ${describeValue(name)} repeats the name at ${first} (names compare case-insensitively)`);
   }
-  if (path === undefined) reasons.push(`${at}: not statically reachable (only a chain of "properties" keys from the root is)`);
-  else if (path.length === 0) reasons.push(`${at}: on the schema root, not on a property`);
+  if (chain === undefined) reasons.push(`${at}: not statically reachable (only a chain of "properties" keys from the root is)`);
+  else if (chain === null) reasons.push(`${at}: on the schema root, not on a property`);
   const type = paramType(own(schema, 'type'));
   if (type === undefined) {
     reasons.push(`${at}: the property's type must be "string", "integer" or "boolean" (not "number"), got ${describeValue(own(schema, 'type'))}`);
   }
-  if (reasons.length > before || typeof name !== 'string' || path === undefined || type === undefined) return undefined;
-  return { name, header: `Mcp-Param-${name}`, path, type };
+  if (reasons.length > before || typeof name !== 'string' || !chain || type === undefined) return undefined;
+  const path: string[] = [];
+  for (let link: Chain = chain; link !== null; link = link.up) path.push(link.key);
+  return { name, header: `Mcp-Param-${name}`, path: path.reverse(), type };
 }
 
 /** The one primitive a `type` keyword names, alone or with `"null"`; `undefined` for any other. */
