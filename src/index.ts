@@ -60,6 +60,19 @@ export { DEFAULT_TIMEOUT_MS } from './client/deadline.js';
 export { postJsonRpc } from './client/post-json-rpc.js';
 export type { FetchFunction, PostJsonRpcOptions, PostJsonRpcResult } from './client/post-json-rpc.js';
 
+// Request metadata headers of MCP 2026-07-28 (SEP-2243): pure functions, no exchange.
+export { mcpRequestHeaders } from './client/mcp-request-headers.js';
+export type { McpRequestHeadersOptions } from './client/mcp-request-headers.js';
+export { checkMcpHeaderParams } from './client/mcp-param-headers.js';
+export type {
+  McpHeaderParam,
+  McpHeaderParamsCheck,
+  McpHeaderParamsInvalid,
+  McpHeaderParamsValid,
+  McpHeaderParamType,
+} from './client/mcp-param-headers.js';
+export { decodeMcpHeaderValue, encodeMcpHeaderValue } from './client/mcp-header-value.js';
+
 export { AnswerTransport } from './client/answer-transport.js';
 export type { AnswerTransportOptions, AnswerTransportSendOptions, TransportMessage } from './client/answer-transport.js';
 

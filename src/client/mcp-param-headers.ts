@@ -1,0 +1,175 @@
+/**
+ * The `x-mcp-header` annotations of a tool (MCP 2026-07-28, Streamable HTTP "Schema Extension";
+ * Tools "x-mcp-header"): which parameters a `tools/call` mirrors into `Mcp-Param-{Name}` headers,
+ * or why the tool is invalid — a client excludes such a tool from `tools/list`.
+ * @module
+ */
+
+import { invalid } from '../vocabulary/check-argument.js';
+import { describeValue } from '../vocabulary/describe-value.js';
+
+/** The parameter types an `x-mcp-header` may annotate: primitives, and not `number`. */
+export type McpHeaderParamType = 'string' | 'integer' | 'boolean';
+
+/** One parameter a `tools/call` mirrors into a header. */
+export interface McpHeaderParam {
+  /** The `x-mcp-header` value, as written: the `{Name}` of `Mcp-Param-{Name}`. */
+  readonly name: string;
+  /** The header's full name: `Mcp-Param-{Name}`. */
+  readonly header: string;
+  /** The chain of `properties` keys from the arguments object to the parameter. */
+  readonly path: readonly string[];
+  /** The parameter's type, which decides how its value is written. */
+  readonly type: McpHeaderParamType;
+}
+
+/** A tool whose annotations are all valid: its header parameters, in schema order (none for a tool without any). */
+export interface McpHeaderParamsValid {
+  /** The tool may be listed and called. */
+  readonly valid: true;
+  /** The parameters mirrored into headers. */
+  readonly params: readonly McpHeaderParam[];
+}
+
+/** A tool a Streamable HTTP client must exclude from `tools/list`, and why. */
+export interface McpHeaderParamsInvalid {
+  /** The tool must not be listed. */
+  readonly valid: false;
+  /** One sentence a broken rule, each starting with the JSON Pointer (from the tool) it is about. */
+  readonly reasons: readonly string[];
+}
+
+/** What {@link checkMcpHeaderParams} finds. */
+export type McpHeaderParamsCheck = McpHeaderParamsValid | McpHeaderParamsInvalid;
+
+/** RFC 9110 §5.6.2 `token` (`1*tchar`); it also rules out empty names and every control character. */
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+const CONTROL = /[\x00-\x1f\x7f]/;
+
+/** Keywords whose entries are each a subschema under a key that is not a keyword. */
+const SCHEMA_MAP = /^(?:properties|patternProperties|\$defs|definitions|dependentSchemas|dependencies)$/;
+/** Keywords that hold instance data, not schemas: an `x-mcp-header` key in there is not an annotation. */
+const DATA = /^(?:const|enum|default|examples)$/;
+// Regexes, not Sets: a module-level `new` would keep this file in bundles that never call it.
+const PARAM_TYPE = /^(?:string|integer|boolean)$/;
+
+/** A `properties` chain, innermost key first: `null` at the root. Shared, so a deep schema costs no copies. */
+type Chain = { readonly key: string; readonly up: Chain } | null;
+
+interface Node {
+  readonly value: unknown;
+  /** JSON Pointer from the tool. */
+  readonly at: string;
+  /** The `properties` chain to here, or `undefined` once any other keyword was passed through. */
+  readonly chain: Chain | undefined;
+}
+
+/**
+ * Checks every `x-mcp-header` annotation in `tool.inputSchema` against the revision's
+ * constraints: each is a non-empty HTTP token (so no CR, LF or other control character), unique
+ * among the tool's annotations case-insensitively, on a property of type `string`, `integer` or
+ * `boolean` (optionally with `"null"`: a `null` value omits the header), and statically reachable
+ * — reached from the schema root through `properties` keys alone, never through `items`,
+ * `anyOf`/`oneOf`/`allOf`/`not`, `if`/`then`/`else`, `$ref`, `$defs`, `patternProperties`, ….
+ *
+ * A tool without annotations is valid, with no parameters. A tool whose `inputSchema` is not an
+ * object is invalid: the revision requires one. This function reads the tool and never changes it.
+ *
+ * @throws TypeError when `tool` is not an object.
+ */
+export function checkMcpHeaderParams(tool: object): McpHeaderParamsCheck {
+  if (typeof tool !== 'object' || tool === null || Array.isArray(tool)) throw invalid('tool', 'a tool definition object', tool);
+  const schema = own(tool, 'inputSchema');
+  if (!isRecord(schema)) return { valid: false, reasons: [`/inputSchema: must be a JSON Schema object, got ${describeValue(schema)}`] };
+
+  const params: McpHeaderParam[] = [];
+  const reasons: string[] = [];
+  const seen = new Map<string, string>(); // lowercased name → where it first appears
+  const visited = new Set<object>(); // only a JS object (not JSON) can be cyclic; each is read once
+  // Depth first, children pushed in reverse: document order, and no recursion for a deep schema to overflow.
+  const stack: Node[] = [{ value: schema, at: '/inputSchema', chain: null }];
+  for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
+    const { value, at, chain } = node;
+    if (typeof value !== 'object' || value === null || visited.has(value)) continue;
+    visited.add(value);
+    if (Array.isArray(value)) {
+      for (let i = value.length - 1; i >= 0; i--) stack.push({ value: value[i], at: `${at}/${i}`, chain: undefined });
+      continue;
+    }
+    const children: Node[] = [];
+    for (const key of Object.keys(value)) {
+      const child = own(value, key);
+      const childAt = `${at}/${pointerToken(key)}`;
+      if (key === 'x-mcp-header') {
+        const param = checkAnnotation(child, childAt, value, chain, seen, reasons);
+        if (param !== undefined) params.push(param);
+      } else if (SCHEMA_MAP.test(key) && isRecord(child)) {
+        for (const name of Object.keys(child)) {
+          const reachable = key === 'properties' && chain !== undefined ? { key: name, up: chain } : undefined;
+          children.push({ value: own(child, name), at: `${childAt}/${pointerToken(name)}`, chain: reachable });
+        }
+      } else if (!DATA.test(key)) {
+        children.push({ value: child, at: childAt, chain: undefined });
+      }
+    }
+    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
+  }
+  return reasons.length === 0 ? { valid: true, params } : { valid: false, reasons };
+}
+
+/** One annotation: its parameter, or `undefined` with each broken rule added to `reasons`. */
+function checkAnnotation(
+  name: unknown,
+  at: string,
+  schema: object,
+  chain: Chain | undefined,
+  seen: Map<string, string>,
+  reasons: string[],
+): McpHeaderParam | undefined {
+  const before = reasons.length;
+  if (typeof name !== 'string') reasons.push(`${at}: must be a string, got ${describeValue(name)}`);
+  else if (name === '') reasons.push(`${at}: must not be empty`);
+  else if (CONTROL.test(name)) reasons.push(`${at}: ${describeValue(name)} holds a control character`);
+  else if (!TOKEN.test(name)) reasons.push(`${at}: ${describeValue(name)} is not an HTTP field-name token (RFC 9110 tchar)`);
+  if (typeof name === 'string' && name !== '') {
+    // Header names compare case-insensitively, so "Region" and "region" would be one header.
+    const key = name.toLowerCase();
+    const first = seen.get(key);
+    if (first === undefined) seen.set(key, at);
+    else reasons.push(`${at}: ${describeValue(name)} repeats the name at ${first} (names compare case-insensitively)`);
+  }
+  if (chain === undefined) reasons.push(`${at}: not statically reachable (only a chain of "properties" keys from the root is)`);
+  else if (chain === null) reasons.push(`${at}: on the schema root, not on a property`);
+  const type = paramType(own(schema, 'type'));
+  if (type === undefined) {
+    reasons.push(`${at}: the property's type must be "string", "integer" or "boolean" (not "number"), got ${describeValue(own(schema, 'type'))}`);
+  }
+  if (reasons.length > before || typeof name !== 'string' || !chain || type === undefined) return undefined;
+  const path: string[] = [];
+  for (let link: Chain = chain; link !== null; link = link.up) path.push(link.key);
+  return { name, header: `Mcp-Param-${name}`, path: path.reverse(), type };
+}
+
+/** The one primitive a `type` keyword names, alone or with `"null"`; `undefined` for any other. */
+function paramType(type: unknown): McpHeaderParamType | undefined {
+  if (typeof type === 'string') return PARAM_TYPE.test(type) ? (type as McpHeaderParamType) : undefined;
+  if (!Array.isArray(type)) return undefined;
+  const types = type.filter((each) => each !== 'null');
+  if (types.length !== 1 || type.length - types.length > 1) return undefined;
+  return paramType(types[0]);
+}
+
+/** An own property's value; `undefined` when absent (never an inherited one). */
+export function own(value: object, key: string): unknown {
+  return Object.prototype.hasOwnProperty.call(value, key) ? (value as Record<string, unknown>)[key] : undefined;
+}
+
+/** A plain JSON object: not `null`, not an array. */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A key as one JSON Pointer reference token (RFC 6901: `~` as `~0`, `/` as `~1`). */
+function pointerToken(key: string): string {
+  return key.replace(/~/g, '~0').replace(/\//g, '~1');
+}

@@ -1,0 +1,158 @@
+/**
+ * `mcpRequestHeaders`: the request metadata headers a Streamable HTTP POST of one JSON-RPC message
+ * carries under MCP 2026-07-28 (SEP-2243) — `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name` and
+ * one `Mcp-Param-{Name}` per `x-mcp-header` parameter — each mirrored from the body.
+ * @module
+ */
+
+import { invalid, optionsObject } from '../vocabulary/check-argument.js';
+import { describeValue } from '../vocabulary/describe-value.js';
+import { encodeValue, plainValue } from './mcp-header-value.js';
+import { checkMcpHeaderParams, isRecord, own, type McpHeaderParam } from './mcp-param-headers.js';
+
+/** The `_meta` key every request carries its protocol version under (Base Protocol, "Per-request protocol fields"). */
+const VERSION_KEY = 'io.modelcontextprotocol/protocolVersion';
+
+/** Options for {@link mcpRequestHeaders}. */
+export interface McpRequestHeadersOptions {
+  /**
+   * The `MCP-Protocol-Version` for a message that carries no
+   * `params._meta["io.modelcontextprotocol/protocolVersion"]` (a notification, say). A message
+   * that carries one is sent under its own: the header must match the body.
+   */
+  readonly protocolVersion?: string | undefined;
+  /**
+   * The definition of the tool a `tools/call` calls, as `tools/list` returned it: its
+   * `x-mcp-header` annotations give the `Mcp-Param-{Name}` headers. Required for those headers;
+   * refused for any other method, for another tool, or for a tool {@link checkMcpHeaderParams}
+   * finds invalid (a client excludes such a tool from `tools/list`, so it is never called).
+   */
+  readonly tool?: object | undefined;
+}
+
+/**
+ * The headers a Streamable HTTP POST of `message` carries under MCP 2026-07-28, to be sent
+ * along with the body `JSON.stringify(message)` (and `Accept`, `Content-Type` and any of the
+ * caller's own, which this function leaves to the caller):
+ *
+ * - `MCP-Protocol-Version`: `params._meta["io.modelcontextprotocol/protocolVersion"]`, else
+ *   `options.protocolVersion`; one of them is required.
+ * - `Mcp-Method`: `method`, for requests and notifications alike.
+ * - `Mcp-Name`: `params.name` for `tools/call` and `prompts/get`, `params.uri` for
+ *   `resources/read` (required there); no other method has one.
+ * - `Mcp-Param-{Name}`, given `options.tool`: the argument at each annotated parameter's path,
+ *   a string as it is, an integer in decimal, a boolean as `true`/`false`; none when the argument
+ *   is absent or `null`.
+ *
+ * `Mcp-Name` and `Mcp-Param-*` values are written by {@link encodeMcpHeaderValue}: anything not
+ * plain visible ASCII is sent as `=?base64?…?=`. `MCP-Protocol-Version` and `Mcp-Method` have no
+ * such form, so a value that is not plain is refused. No value returned holds CR, LF, another
+ * control character or a non-ASCII one. Nothing passed in is changed.
+ *
+ * @throws TypeError for a message that is not a request or notification object, a missing or
+ *   non-string source field, an argument of another type than its parameter's, a value that no
+ *   header can carry (a lone surrogate; a plain-only value that is not plain), or a bad option.
+ *   RangeError for an integer argument outside ±(2^53 − 1).
+ */
+export function mcpRequestHeaders(message: object, options?: McpRequestHeadersOptions): Headers {
+  if (!isRecord(message)) throw invalid('message', 'a JSON-RPC request or notification object', message);
+  const checked = optionsObject(options);
+  const fallbackVersion = own(checked, 'protocolVersion');
+  if (fallbackVersion !== undefined && typeof fallbackVersion !== 'string') throw invalid('options.protocolVersion', 'a string', fallbackVersion);
+  const tool = own(checked, 'tool');
+  if (tool !== undefined && !isRecord(tool)) throw invalid('options.tool', 'a tool definition object', tool);
+
+  const method = own(message, 'method');
+  if (typeof method !== 'string') throw invalid('message.method', 'a string (a client sends only requests and notifications)', method);
+  const params = own(message, 'params');
+  if (params !== undefined && !isRecord(params)) throw invalid('message.params', 'an object', params);
+
+  const headers = new Headers();
+  headers.set('MCP-Protocol-Version', protocolVersion(params, fallbackVersion));
+  headers.set('Mcp-Method', plainValue('message.method', method));
+  const nameField = nameFieldOf(method);
+  if (nameField !== undefined) {
+    headers.set('Mcp-Name', encodeValue(`message.params.${nameField}`, params === undefined ? undefined : own(params, nameField)));
+  }
+  if (tool !== undefined) {
+    for (const [name, value] of paramHeaders(method, params, tool)) headers.set(name, value);
+  }
+  return headers;
+}
+
+/**
+ * The body field `Mcp-Name` mirrors (Streamable HTTP, "Standard Request Headers": required for
+ * exactly these three methods).
+ */
+function nameFieldOf(method: string): 'name' | 'uri' | undefined {
+  if (method === 'tools/call' || method === 'prompts/get') return 'name';
+  return method === 'resources/read' ? 'uri' : undefined;
+}
+
+/**
+ * The header must match the body's `_meta` version ("Protocol Version Header"), so the message's
+ * own wins; the option serves messages without one, as every POST carries the header.
+ */
+function protocolVersion(params: Record<string, unknown> | undefined, fallback: string | undefined): string {
+  const meta = params === undefined ? undefined : own(params, '_meta');
+  if (meta !== undefined && !isRecord(meta)) throw invalid('message.params._meta', 'an object', meta);
+  const version = meta === undefined ? undefined : own(meta, VERSION_KEY);
+  const name = `message.params._meta["${VERSION_KEY}"]`;
+  if (version !== undefined) {
+    if (typeof version !== 'string') throw invalid(name, 'a string', version);
+    return plainValue(name, version);
+  }
+  if (fallback === undefined) throw invalid('options.protocolVersion', `a string when the message has no ${name}`, fallback);
+  return plainValue('options.protocolVersion', fallback);
+}
+
+/** The `Mcp-Param-{Name}` headers of a `tools/call` of `tool` (Streamable HTTP, "Client Behavior"). */
+function paramHeaders(method: string, params: Record<string, unknown> | undefined, tool: object): [string, string][] {
+  if (method !== 'tools/call') throw invalid('options.tool', `given only for tools/call (the message is ${describeValue(method)})`, tool);
+  const called = params === undefined ? undefined : own(params, 'name'); // a string: Mcp-Name checked it
+  const toolName = own(tool, 'name');
+  if (toolName !== called) throw invalid('options.tool', `the definition of the called tool ${describeValue(called)}`, toolName);
+  const check = checkMcpHeaderParams(tool);
+  if (!check.valid) {
+    const more = check.reasons.length > 1 ? ` and ${check.reasons.length - 1} more` : '';
+    throw invalid('options.tool', `a tool with valid x-mcp-header annotations (${check.reasons[0]}${more})`, toolName);
+  }
+  const args = params === undefined ? undefined : own(params, 'arguments');
+  if (args === undefined) return [];
+  if (!isRecord(args)) throw invalid('message.params.arguments', 'an object', args);
+  const headers: [string, string][] = [];
+  for (const param of check.params) {
+    const value = valueAt(args, param.path);
+    // "Parameter value is null" and "not in arguments": the client omits the header.
+    if (value === undefined || value === null) continue;
+    headers.push([param.header, headerValue(param, value)]);
+  }
+  return headers;
+}
+
+/** The instance value at a `properties` path: only through objects, since `properties` applies to nothing else. */
+function valueAt(args: Record<string, unknown>, path: readonly string[]): unknown {
+  let value: unknown = args;
+  for (const key of path) {
+    if (!isRecord(value)) return undefined;
+    value = own(value, key);
+  }
+  return value;
+}
+
+/** "Type conversion", then "Value Encoding": the header value of one argument. */
+function headerValue(param: McpHeaderParam, value: unknown): string {
+  const name = `message.params.arguments${param.path.map((key) => (/^[A-Za-z_$][\w$]*$/.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`)).join('')}`;
+  switch (param.type) {
+    case 'string':
+      return encodeValue(name, value);
+    case 'integer':
+      if (typeof value !== 'number' || !Number.isInteger(value)) throw invalid(name, 'an integer', value);
+      // Outside the safe range a server's JSON parser may read another number than was sent.
+      if (!Number.isSafeInteger(value)) throw invalid(name, 'an integer from -(2^53 - 1) to 2^53 - 1', value, RangeError);
+      return String(value); // decimal: a safe integer never prints with an exponent, and -0 prints as 0
+    case 'boolean':
+      if (typeof value !== 'boolean') throw invalid(name, 'a boolean', value);
+      return String(value);
+  }
+}
