@@ -7,11 +7,10 @@
 
 import { invalid, optionsObject } from '../vocabulary/check-argument.js';
 import { describeValue } from '../vocabulary/describe-value.js';
+import { PROTOCOL_VERSION_META } from './era.js';
 import { encodeValue, plainValue } from './mcp-header-value.js';
 import { checkMcpHeaderParams, isRecord, own, type McpHeaderParam } from './mcp-param-headers.js';
 
-/** The `_meta` key every request carries its protocol version under (Base Protocol, "Per-request protocol fields"). */
-const VERSION_KEY = 'io.modelcontextprotocol/protocolVersion';
 
 /** Options for {@link mcpRequestHeaders}. */
 export interface McpRequestHeadersOptions {
@@ -96,8 +95,8 @@ function nameFieldOf(method: string): 'name' | 'uri' | undefined {
 function protocolVersion(params: Record<string, unknown> | undefined, fallback: string | undefined): string {
   const meta = params === undefined ? undefined : own(params, '_meta');
   if (meta !== undefined && !isRecord(meta)) throw invalid('message.params._meta', 'an object', meta);
-  const version = meta === undefined ? undefined : own(meta, VERSION_KEY);
-  const name = `message.params._meta["${VERSION_KEY}"]`;
+  const version = meta === undefined ? undefined : own(meta, PROTOCOL_VERSION_META);
+  const name = `message.params._meta["${PROTOCOL_VERSION_META}"]`;
   if (version !== undefined) {
     if (typeof version !== 'string') throw invalid(name, 'a string', version);
     return plainValue(name, version);

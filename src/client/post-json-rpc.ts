@@ -164,6 +164,8 @@ export async function postJsonRpc(url: string | URL, message: object, options: P
 function modernHeaders(message: object, callerHeaders: Headers, version: string | null): Headers {
   const headers = new Headers(callerHeaders);
   headers.delete('mcp-session-id');
+  // Only requests and notifications have metadata to mirror; a client sends nothing else in this era.
+  if (typeof (message as { method?: unknown }).method !== 'string') return headers;
   mcpRequestHeaders(message, version === null ? {} : { protocolVersion: version }).forEach((value, name) => headers.set(name, value));
   return headers;
 }
