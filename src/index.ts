@@ -61,6 +61,8 @@ export { postJsonRpc } from './client/post-json-rpc.js';
 export type { FetchFunction, PostJsonRpcOptions, PostJsonRpcResult } from './client/post-json-rpc.js';
 
 // Request metadata headers of MCP 2026-07-28 (SEP-2243): pure functions, no exchange.
+export { eraOf, MODERN_PROTOCOL_VERSION } from './client/era.js';
+export type { McpEra } from './client/era.js';
 export { mcpRequestHeaders } from './client/mcp-request-headers.js';
 export type { McpRequestHeadersOptions } from './client/mcp-request-headers.js';
 export { checkMcpHeaderParams } from './client/mcp-param-headers.js';

@@ -67,3 +67,20 @@ test('a bundle of the built scanner alone carries no error class and no answer-p
     expect(code, mark).not.toContain(mark);
   }
 });
+
+// The client's 2026-07-28 rules come only with the client: a bundle of the scanner or of
+// readAnswer carries no request-header code and no era rule.
+test.each([
+  ['the scanner', ['scan', 'scanStart', 'scanEnd']],
+  ['readAnswer', ['readAnswer']],
+])('a bundle of %s carries none of the request headers or the era rules', async (_what, names) => {
+  const code = await bundleOf(names);
+  for (const mark of ['mcpRequestHeaders', 'checkMcpHeaderParams', 'x-mcp-header', '=?base64?', 'io.modelcontextprotocol/protocolVersion', 'Mcp-Method']) {
+    expect(code, mark).not.toContain(mark);
+  }
+});
+
+test('a bundle of postJsonRpc carries the era rules and the standard headers', async () => {
+  const code = await bundleOf(['postJsonRpc']);
+  for (const mark of ['io.modelcontextprotocol/protocolVersion', 'Mcp-Method', '=?base64?']) expect(code, mark).toContain(mark);
+});

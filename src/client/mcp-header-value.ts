@@ -94,7 +94,7 @@ function looksEncoded(value: string): boolean {
   return value.startsWith(PREFIX) && value.endsWith(SUFFIX);
 }
 
-/** Base64 of any number of bytes without Node's Buffer: `btoa` over a binary string built in chunks. */
+/** Base64 of any number of bytes with web globals only: `btoa` over a binary string built in chunks. */
 function base64(bytes: Uint8Array): string {
   let binary = '';
   for (let i = 0; i < bytes.length; i += CHUNK) binary += String.fromCharCode(...bytes.subarray(i, i + CHUNK));
