@@ -243,3 +243,56 @@ describe('scanEvents over real HTTP: breaking out closes the connection', () => 
     }
   });
 });
+
+describe('scanEvents releases its source on every exit, the loop started or not', () => {
+  test('return() before the first next(): the stream is cancelled and unlocked', async () => {
+    const source = sourceBody(['data: x\n\n'], { endless: true });
+    const events = scanEvents(source.body);
+    expect(await events.return(undefined)).toEqual({ done: true, value: undefined });
+    expect(await source.released).toBe('cancelled');
+    expect(source.body.locked).toBe(false);
+    expect(source.pulls).toBe(0);
+  });
+
+  test('throw() before the first next(): released with that error as the reason, which is thrown', async () => {
+    const source = sourceBody(['data: x\n\n'], { endless: true });
+    const reason = new Error('stop');
+    const error = await rejection(scanEvents(source.body).throw(reason));
+    expect(error).toBe(reason);
+    expect(await source.released).toBe('cancelled');
+    expect(source.cancelReason).toBe(reason);
+  });
+
+  test('an abort before the first next(), with no next() ever: released at the abort', async () => {
+    const source = sourceBody(['data: x\n\n'], { endless: true });
+    const controller = new AbortController();
+    scanEvents(source.body, { signal: controller.signal });
+    controller.abort(new Error('gone'));
+    expect(await source.released).toBe('cancelled');
+    expect((source.cancelReason as Error).message).toBe('gone');
+  });
+
+  test('return() before the first next() on an async iterable: its return() is called', async () => {
+    let returned = false;
+    const iterable: AsyncIterable<Uint8Array> = {
+      [Symbol.asyncIterator]: () => ({
+        next: () => new Promise<IteratorResult<Uint8Array>>(() => {}),
+        return: () => {
+          returned = true;
+          return Promise.resolve({ done: true, value: undefined });
+        },
+      }),
+    };
+    await scanEvents(iterable).return(undefined);
+    expect(returned).toBe(true);
+  });
+
+  test('after the loop ran, return() is the generator\'s own: released once', async () => {
+    const source = sourceBody(['data: a\n\n', 'data: b\n\n'], { endless: true });
+    const events = scanEvents(source.body);
+    expect((await events.next()).value).toMatchObject({ data: 'a' });
+    await events.return(undefined);
+    expect(await source.released).toBe('cancelled');
+    expect(await events.next()).toEqual({ done: true, value: undefined });
+  });
+});

@@ -75,3 +75,21 @@ describe('SseEventStream', () => {
     expect(() => new SseEventStream(options as never)).toThrow(TypeError);
   });
 });
+
+describe('SseEventStream releases what feeds it', () => {
+  test('its readable side cancelled before any chunk: the piped source is cancelled', async () => {
+    const source = sourceBody(['data: x\n\n'], { endless: true });
+    const readable = source.body.pipeThrough(new SseEventStream());
+    await readable.cancel(new Error('not wanted'));
+    expect(await source.released).toBe('cancelled');
+    expect(source.delivered).toBeLessThanOrEqual(1);
+  });
+
+  test('its readable side cancelled before any chunk: a writer of its own sees its writes refused', async () => {
+    const stream = new SseEventStream();
+    const writer = stream.writable.getWriter();
+    const reason = new Error('not wanted');
+    await stream.readable.cancel(reason);
+    expect(await rejection(writer.write(bytes('data: x\n\n')))).toBe(reason);
+  });
+});

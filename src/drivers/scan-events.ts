@@ -24,8 +24,8 @@ export interface ScanEventsOptions {
  * The server-sent events of `source`, in order, as an async iterable:
  * `for await (const event of scanEvents(response.body)) …`.
  *
- * The source is read only while the loop runs. Breaking out of the loop, throwing in it, or an
- * abort of `signal` releases the source: a stream is cancelled, an iterator returned, and a
+ * The source is read only while the loop runs. Breaking out of the loop, throwing in it, an
+ * abort of `signal`, or `return()` / `throw()` before the first `next()` releases the source: a stream is cancelled, an iterator returned, and a
  * source with a `destroy()` method (a Node stream) destroyed. An error of the source reaches the
  * loop as it is; a chunk that is not a `Uint8Array` is a `TypeError` there.
  *
@@ -43,15 +43,47 @@ export function scanEvents(
   if (dispatchIncomplete !== undefined && typeof dispatchIncomplete !== 'boolean') {
     throw invalid('dispatchIncomplete', 'a boolean', dispatchIncomplete);
   }
-  return events(source, signal, dispatchIncomplete === true);
+  const chunks = ANY_BODY.open(source, signal);
+  return releasingUnstarted(events(chunks, signal, dispatchIncomplete === true), chunks);
+}
+
+/**
+ * An async generator's body never runs when it is returned or thrown into before its first
+ * `next()`, so its `finally` cannot release the source then: this wrapper does. (An abort before
+ * the first `next()` is released by the opened chunks themselves, which watch the signal.)
+ */
+function releasingUnstarted(
+  generator: AsyncGenerator<SseEvent, void, undefined>,
+  chunks: { close(reason?: unknown): void },
+): AsyncGenerator<SseEvent, void, undefined> {
+  let started = false;
+  const releaseUnstarted = (reason: unknown): void => {
+    if (!started) chunks.close(reason);
+    started = true;
+  };
+  const iterator: AsyncGenerator<SseEvent, void, undefined> = {
+    next: (...args: [] | [undefined]) => {
+      started = true;
+      return generator.next(...args);
+    },
+    return: (value) => {
+      releaseUnstarted(undefined);
+      return generator.return(value);
+    },
+    throw: (error: unknown) => {
+      releaseUnstarted(error);
+      return generator.throw(error);
+    },
+    [Symbol.asyncIterator]: () => iterator,
+  };
+  return iterator;
 }
 
 async function* events(
-  source: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>,
+  chunks: ReturnType<typeof ANY_BODY.open>,
   signal: AbortSignal | undefined,
   dispatchIncomplete: boolean,
 ): AsyncGenerator<SseEvent, void, undefined> {
-  const chunks = ANY_BODY.open(source, signal);
   let reason: unknown; // the source is released with the abort's reason
   let state = scanStart();
   /** Throws the abort's reason if the signal has aborted; the source is released with it. */
