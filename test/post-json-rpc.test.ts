@@ -366,6 +366,7 @@ describe('the exchange', () => {
 });
 
 describe('resumption rules', () => {
+  const NOTE_MESSAGE = { jsonrpc: '2.0', method: 'notifications/message', params: {} };
   const priming = (id: string, retry?: number) => `id: ${id}\n${retry === undefined ? '' : `retry: ${retry}\n`}data:\n\n`;
 
   test('reads on with the same request id, the budget that is left, and Last-Event-ID', async () => {
@@ -383,6 +384,40 @@ describe('resumption rules', () => {
     expect(sent[1]!.headers.get('last-event-id')).toBe('b');
     expect(sent[1]!.headers.get('accept')).toBe('text/event-stream');
     expect(sent[1]!.headers.get('mcp-session-id')).toBe('s');
+  });
+
+  test('a stream that breaks after an event id is resumed as a closed one is (2025 era)', async () => {
+    const { fetch, sent } = scripted([
+      () => sseResponse([priming('a', 1), sseEvent(NOTE_MESSAGE, ['id: b'])], { errorAfter: 2, error: new TypeError('terminated') }).response,
+      () => sseResponse([sseEvent(ANSWER, ['id: c'])]).response,
+    ]);
+    const result = await postJsonRpc('http://x.test/mcp', REQUEST, { fetch });
+    expect(result.answer).toEqual(ANSWER);
+    expect(sent.map((s) => [s.method, s.headers.get('last-event-id')])).toEqual([['POST', null], ['GET', 'b']]);
+  });
+
+  test('a stream that breaks before any event id is stream_failed, not resumed', async () => {
+    const broken = new TypeError('terminated');
+    const { fetch, sent } = scripted([() => sseResponse([sseEvent(NOTE_MESSAGE)], { errorAfter: 1, error: broken }).response]);
+    const error = await rejection(postJsonRpc('http://x.test/mcp', REQUEST, { fetch }));
+    expect(isAnswerError(error) && error.code).toBe('stream_failed');
+    expect((error as AnswerError).cause).toBe(broken);
+    expect(sent).toHaveLength(1);
+  });
+
+  test.each(['\u00e9t\u00e9-1', '\u0100\u{1f680}', 'plain'])('an event id goes back in Last-Event-ID as the bytes the server sent (UTF-8): %s', async (id) => {
+    const { fetch, sent } = scripted([() => sseResponse([priming(id, 1)]).response, () => sseResponse([sseEvent(ANSWER)]).response]);
+    expect((await postJsonRpc('http://x.test/mcp', REQUEST, { fetch })).answer).toEqual(ANSWER);
+    const header = sent[1]!.headers.get('last-event-id')!;
+    expect(Uint8Array.from(header, (char) => char.charCodeAt(0))).toEqual(new TextEncoder().encode(id));
+  });
+
+  test('an event id no header can carry unchanged ends the exchange with the reason, not a raw TypeError', async () => {
+    const { fetch, sent } = scripted([() => sseResponse(['id:  padded \nretry: 1\ndata:\n\n']).response]);
+    const error = await rejection(postJsonRpc('http://x.test/mcp', REQUEST, { fetch }));
+    expect(isAnswerError(error) && [error.code, error.reason]).toEqual(['malformed_answer', 'no_message']);
+    expect((error as AnswerError).message).toMatch(/leading or trailing whitespace, which a Last-Event-ID header cannot carry/);
+    expect(sent).toHaveLength(1);
   });
 
   test('the cap counts every body', async () => {

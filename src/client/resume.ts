@@ -67,7 +67,7 @@ export async function readResumable(response: Response, read: ResumableRead): Pr
     const restated = (note: string): AnswerError =>
       resumptions === 0 ? error : overBodies(error, totals, read.maxBytes, `${note} after ${resumptions} resumption${resumptions === 1 ? '' : 's'}`);
 
-    if (!read.resume || !endedWithoutAnswer(error)) throw restated('ended');
+    if (!read.resume || !(endedWithoutAnswer(error) || brokeMidStream(error))) throw restated('ended');
 
     const newId = error.detail.lastEventId;
     if (newId !== '' && newId !== lastEventId) {
@@ -78,6 +78,11 @@ export async function readResumable(response: Response, read: ResumableRead): Pr
     }
     if (lastEventId === '') throw restated('no event id to resume from');
     if (stalled >= MAX_RESUMPTIONS_WITHOUT_PROGRESS) throw restated('gave up: no new event id');
+    const idHeader = lastEventIdHeader(lastEventId);
+    if (idHeader === undefined) {
+      // Said whatever the count: the caller must learn why a resumable stream was not resumed.
+      throw overBodies(error, totals, read.maxBytes, 'not resumed: its last event id has leading or trailing whitespace, which a Last-Event-ID header cannot carry');
+    }
     retry = error.detail.retry ?? retry;
 
     try {
@@ -85,14 +90,34 @@ export async function readResumable(response: Response, read: ResumableRead): Pr
     } catch {
       throw abortedError(read.signal, { ...error.detail, ...totals, maxBytes: read.maxBytes });
     }
-    const next = await reconnect(read, lastEventId, totals);
+    const next = await reconnect(read, idHeader, totals);
     if (next === undefined) throw restated('the server refused to resume the stream');
     response = next;
     resumptions += 1;
   }
 }
 
-/** GETs the stream from `lastEventId`; `undefined` when the server does not offer it as an event stream. */
+/**
+ * A 2025-era stream that broke mid-read (a reset, a body error) is resumed as a closed one is:
+ * the server kept its events, and the last id says where to pick up.
+ */
+function brokeMidStream(error: AnswerError): boolean {
+  return error.code === 'stream_failed' && mimeEssence(error.detail.contentType) === 'text/event-stream';
+}
+
+/**
+ * The `Last-Event-ID` value that carries `id` back byte for byte: its UTF-8 bytes, one character
+ * a byte (a header value is bytes; the scanner decoded them as UTF-8, and EventSource sends them
+ * back as UTF-8). `undefined` when no header can carry them unchanged: Fetch strips a value's
+ * leading and trailing whitespace. (An id never holds NUL, CR or LF: the scanner drops those.)
+ */
+export function lastEventIdHeader(id: string): string | undefined {
+  let value = '';
+  for (const byte of new TextEncoder().encode(id)) value += String.fromCharCode(byte);
+  return /^[ \t]|[ \t]$|[\0\r\n]/.test(value) ? undefined : value;
+}
+
+/** GETs the stream from `lastEventId` (a header value); `undefined` when the server does not offer it as an event stream. */
 async function reconnect(read: ResumableRead, lastEventId: string, totals: BodyTotals): Promise<Response | undefined> {
   const headers = new Headers(read.headers);
   headers.set('accept', 'text/event-stream');
