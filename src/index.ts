@@ -58,7 +58,7 @@ export type { SseEventStreamOptions } from './drivers/sse-event-stream.js';
 
 export { DEFAULT_TIMEOUT_MS } from './client/deadline.js';
 export { postJsonRpc } from './client/post-json-rpc.js';
-export type { FetchFunction, PostJsonRpcOptions, PostJsonRpcResult } from './client/post-json-rpc.js';
+export type { FetchFunction, PostJsonRpcOptions, PostJsonRpcResult, RedirectPolicy } from './client/post-json-rpc.js';
 
 // Request metadata headers of MCP 2026-07-28 (SEP-2243): pure functions, no exchange.
 export { eraOf, MODERN_PROTOCOL_VERSION } from './client/era.js';

@@ -13,7 +13,8 @@ import { endSession } from './end-session.js';
 import { AnswerError, isAnswerError } from '../vocabulary/errors.js';
 import { emptyDetail } from './exchange-errors.js';
 import type { JsonRpcMessage } from '../vocabulary/json-rpc.js';
-import { postJsonRpc, type FetchFunction } from './post-json-rpc.js';
+import { checkRedirect, postJsonRpc } from './post-json-rpc.js';
+import type { FetchFunction, RedirectPolicy } from './send-request.js';
 
 /** Options for {@link AnswerTransport}. */
 export interface AnswerTransportOptions {
@@ -27,6 +28,11 @@ export interface AnswerTransportOptions {
   readonly maxBytes?: number | undefined;
   /** Whether an answer's event stream is resumed after the server closes it early. Default `true`. */
   readonly resume?: boolean | undefined;
+  /**
+   * Which redirects each request follows: `'same-origin'` (the default), a 307 or 308 within the
+   * origin of the URL; `'error'`, none. See `postJsonRpc`'s option of the same name.
+   */
+  readonly redirect?: RedirectPolicy | undefined;
 }
 
 /**
@@ -129,12 +135,12 @@ export class AnswerTransport {
   constructor(url: string | URL, options: AnswerTransportOptions = {}) {
     if (typeof url !== 'string' && !(url instanceof URL)) throw invalid('url', 'a string or a URL', url);
     // Checked here, each read once, so that a bad option fails at construction, not at the first send.
-    const { fetch, headers, timeoutMs, maxBytes, resume } = optionsObject(options) as AnswerTransportOptions;
+    const { fetch, headers, timeoutMs, maxBytes, resume, redirect } = optionsObject(options) as AnswerTransportOptions;
     if (fetch !== undefined && typeof fetch !== 'function') throw invalid('fetch', 'a function', fetch);
     if (resume !== undefined && typeof resume !== 'boolean') throw invalid('resume', 'a boolean', resume);
     new Headers(headers); // throws TypeError for headers fetch would refuse
     this.#url = url;
-    this.#options = { fetch, headers, timeoutMs: checkTimeoutMs(timeoutMs), maxBytes: checkMaxBytes(maxBytes), resume };
+    this.#options = { fetch, headers, timeoutMs: checkTimeoutMs(timeoutMs), maxBytes: checkMaxBytes(maxBytes), resume, redirect: checkRedirect(redirect) };
   }
 
   /** The protocol version set by {@link AnswerTransport.setProtocolVersion}, if any. */
@@ -170,6 +176,7 @@ export class AnswerTransport {
         timeoutMs: this.#options.timeoutMs,
         maxBytes: this.#options.maxBytes,
         resume: this.#options.resume,
+        redirect: this.#options.redirect,
         signal: exchange.signal,
         onMessage: (passedOver) => this.#deliver(passedOver),
       });
@@ -223,6 +230,7 @@ export class AnswerTransport {
           fetch: this.#options.fetch,
           headers: this.#headers(),
           timeoutMs: this.#options.timeoutMs,
+          redirect: this.#options.redirect,
         });
       } catch (error) {
         this.#report(error);

@@ -4,8 +4,10 @@
  */
 
 import { checkTimeoutMs, startDeadline } from './deadline.js';
+import { isAnswerError } from '../vocabulary/errors.js';
 import { abortedError, emptyDetail, httpStatusError, requestFailedError } from './exchange-errors.js';
-import { globalFetch, type FetchFunction } from './post-json-rpc.js';
+import { globalFetch } from './post-json-rpc.js';
+import { sendRequest, type FetchFunction, type RedirectPolicy } from './send-request.js';
 
 /** What {@link endSession} needs besides the URL. */
 export interface EndSessionOptions {
@@ -15,23 +17,26 @@ export interface EndSessionOptions {
   readonly headers: Headers;
   /** The deadline for the DELETE, as `postJsonRpc`'s `timeoutMs` (default 30 000). */
   readonly timeoutMs?: number | undefined;
+  /** Which redirects the DELETE follows, as `postJsonRpc`'s `redirect` (default `'same-origin'`). */
+  readonly redirect?: RedirectPolicy | undefined;
 }
 
 /**
  * Sends the DELETE that ends a session and releases its body. A 2xx ends the session; a 405 says
  * the server does not let clients end sessions, which is fine too.
  * @returns The status.
- * @throws AnswerError `http_status` for any other status, `timeout`, or `stream_failed`.
+ * @throws AnswerError `http_status` for any other status (a redirect not followed too), `timeout`, or `stream_failed`.
  */
 export async function endSession(url: string | URL, options: EndSessionOptions): Promise<number> {
   const deadline = startDeadline(checkTimeoutMs(options.timeoutMs), undefined);
   try {
     let response: Response;
     try {
-      const send = options.fetch ?? globalFetch; // called unbound, as a browser's fetch must be
-      response = await send(url, { method: 'DELETE', headers: options.headers, signal: deadline.signal });
+      const request = { method: 'DELETE', headers: options.headers } as const;
+      response = await sendRequest(options.fetch ?? globalFetch, url, request, deadline.signal, options.redirect ?? 'same-origin', 0);
     } catch (error) {
       if (deadline.signal.aborted) throw abortedError(deadline.signal, emptyDetail(0));
+      if (isAnswerError(error)) throw error; // a redirect not followed
       throw requestFailedError('DELETE', error, emptyDetail(0));
     }
     void response.body?.cancel().catch(() => undefined);

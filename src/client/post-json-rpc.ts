@@ -15,9 +15,9 @@ import { mcpRequestHeaders } from './mcp-request-headers.js';
 import type { JsonRpcMessage, JsonRpcRequestId, JsonRpcResponse } from '../vocabulary/json-rpc.js';
 import { ACCEPT, readAnswer } from '../drivers/read-answer.js';
 import { readResumable } from './resume.js';
+import { sendRequest, type FetchFunction, type RedirectPolicy } from './send-request.js';
 
-/** The `fetch` an exchange uses: the global one, or any function with its shape. */
-export type FetchFunction = (input: string | URL, init: RequestInit) => Promise<Response>;
+export type { FetchFunction, RedirectPolicy } from './send-request.js';
 
 /**
  * The global `fetch`, called as a plain function (browsers refuse it as another object's
@@ -46,6 +46,12 @@ export interface PostJsonRpcOptions {
    * `TimeoutError`). One listener is added to it for the exchange and removed when it ends.
    */
   readonly signal?: AbortSignal | undefined;
+  /**
+   * Which redirects are followed, for the POST and any resumption GET: `'same-origin'` (the
+   * default) follows a 307 or 308 within the origin of `url`, at most five; `'error'` follows
+   * none. Any redirect not followed is `http_status`, with `detail.status` and `detail.location`.
+   */
+  readonly redirect?: RedirectPolicy | undefined;
   /** The cap on body bytes read, over all resumed bodies: default 16 MiB; `Infinity` for none. */
   readonly maxBytes?: number | undefined;
   /** Called with every message passed over, in order, as `readAnswer`'s `onMessage` is. */
@@ -114,15 +120,16 @@ export async function postJsonRpc(url: string | URL, message: object, options: P
     if (signal.aborted) throw abortedError(signal, emptyDetail(checked.maxBytes));
     let response: Response;
     try {
-      const send = checked.fetch; // called unbound, as a browser's fetch must be
-      response = await send(url, { method: 'POST', headers, body, signal });
+      response = await sendRequest(checked.fetch, url, { method: 'POST', headers, body }, signal, checked.redirect, checked.maxBytes);
     } catch (error) {
       if (signal.aborted) throw abortedError(signal, emptyDetail(checked.maxBytes));
+      if (isAnswerError(error)) throw error; // a redirect not followed
       throw lost(requestFailedError('POST', error, emptyDetail(checked.maxBytes)));
     }
     const { status } = response;
     if (status < 200 || status > 299) throw await statusError(response, requestId, checked.maxBytes, signal);
-    if (requestId === undefined || status === 202 || status === 204) {
+    // 202, 204 and 205 carry no answer by definition; neither does a response without a body.
+    if (requestId === undefined || status === 202 || status === 204 || status === 205 || response.body === null) {
       void response.body?.cancel().catch(() => undefined);
       if (requestId !== undefined) {
         throw new AnswerError(
@@ -145,6 +152,7 @@ export async function postJsonRpc(url: string | URL, message: object, options: P
         signal,
         onMessage: checked.onMessage,
         resume: checked.resume && !modern,
+        redirect: checked.redirect,
       });
     } catch (error) {
       if (isAnswerError(error) && (error.code === 'stream_failed' || endedWithoutAnswer(error))) throw lost(error);
@@ -215,6 +223,14 @@ interface CheckedOptions {
   readonly maxBytes: number;
   readonly onMessage: ((message: JsonRpcMessage) => void) | undefined;
   readonly resume: boolean;
+  readonly redirect: RedirectPolicy;
+}
+
+/** Checks a `redirect` option; `undefined` is the default, `'same-origin'`. */
+export function checkRedirect(redirect: unknown): RedirectPolicy {
+  if (redirect === undefined) return 'same-origin';
+  if (redirect === 'same-origin' || redirect === 'error') return redirect;
+  throw invalid('redirect', '"same-origin" or "error"', redirect);
 }
 
 function checkOptions(url: unknown, message: unknown, options: PostJsonRpcOptions): CheckedOptions {
@@ -226,7 +242,7 @@ function checkOptions(url: unknown, message: unknown, options: PostJsonRpcOption
   if (typeof method === 'string' && typeof id === 'number' && !Number.isFinite(id)) {
     throw invalid('a request id', 'a string or a finite number', id);
   }
-  const { fetch, headers, timeoutMs, signal, maxBytes, onMessage, resume } = optionsObject(options) as PostJsonRpcOptions;
+  const { fetch, headers, timeoutMs, signal, maxBytes, onMessage, resume, redirect } = optionsObject(options) as PostJsonRpcOptions;
   if (fetch !== undefined && typeof fetch !== 'function') throw invalid('fetch', 'a function', fetch);
   if (fetch === undefined && typeof globalThis.fetch !== 'function') throw new TypeError('there is no global fetch; pass options.fetch');
   // The same rule as readAnswer's: only a real signal, else an abort could be lost.
@@ -241,5 +257,6 @@ function checkOptions(url: unknown, message: unknown, options: PostJsonRpcOption
     maxBytes: checkMaxBytes(maxBytes),
     onMessage,
     resume: resume ?? true,
+    redirect: checkRedirect(redirect),
   };
 }

@@ -11,6 +11,7 @@ import { AnswerError, isAnswerError } from '../vocabulary/errors.js';
 import { abortedError, addBody, emptyDetail, endedWithoutAnswer, NO_BODIES, overBodies, type BodyTotals } from './exchange-errors.js';
 import type { JsonRpcMessage, JsonRpcRequestId, JsonRpcResponse } from '../vocabulary/json-rpc.js';
 import { readAnswer } from '../drivers/read-answer.js';
+import { sendRequest, type FetchFunction, type RedirectPolicy } from './send-request.js';
 
 /** How long to wait before resuming when the stream set no `retry`. */
 export const DEFAULT_RETRY_MS = 1000;
@@ -21,7 +22,9 @@ export const MAX_RESUMPTIONS_WITHOUT_PROGRESS = 3;
 /** What reading a resumable answer needs. */
 export interface ResumableRead {
   /** The fetch to resume with. */
-  readonly fetch: (input: string | URL, init: RequestInit) => Promise<Response>;
+  readonly fetch: FetchFunction;
+  /** Which redirects a resumption GET follows. */
+  readonly redirect: RedirectPolicy;
   /** The exchange's URL. */
   readonly url: string | URL;
   /** The caller's headers, sent again on every GET. */
@@ -124,10 +127,10 @@ async function reconnect(read: ResumableRead, lastEventId: string, totals: BodyT
   headers.set('last-event-id', lastEventId);
   let response: Response;
   try {
-    const get = read.fetch; // called unbound, as a browser's fetch must be
-    response = await get(read.url, { method: 'GET', headers, signal: read.signal });
-  } catch {
+    response = await sendRequest(read.fetch, read.url, { method: 'GET', headers }, read.signal, read.redirect, read.maxBytes);
+  } catch (error) {
     if (read.signal.aborted) throw abortedError(read.signal, { ...emptyDetail(read.maxBytes), ...totals });
+    if (isAnswerError(error)) throw error; // a redirect not followed ends the exchange, as for the POST
     return undefined; // a failed GET ends the resumption like a refused one
   }
   if (response.ok && mimeEssence(response.headers.get('content-type')) === 'text/event-stream') return response;

@@ -58,6 +58,8 @@ export interface AnswerDetail {
   readonly retry: number | undefined;
   /** For `http_status`: the HTTP status the server answered with. */
   readonly status?: number | undefined;
+  /** For `http_status` of a redirect that was not followed: the `Location` it named, as sent. */
+  readonly location?: string | undefined;
   /** For `http_status`: the JSON-RPC error response the server sent with that status, if any. */
   readonly answer?: JsonRpcResponse | undefined;
   /**
