@@ -139,7 +139,8 @@ describe('redirects', () => {
     const sessionSite = await site((seen, res) => {
       if (seen.method === 'DELETE') {
         res.writeHead(307, { location: `${other.origin}/delete` });
-        return res.end();
+        res.end();
+        return;
       }
       res.writeHead(200, { 'content-type': 'application/json', 'mcp-session-id': 'sess-1' });
       res.end(JSON.stringify({ jsonrpc: '2.0', id: 0, result: { protocolVersion: '2025-11-25' } }));
