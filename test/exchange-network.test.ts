@@ -276,3 +276,46 @@ describe('every HTTP status has one meaning (the reliability guide\'s table)', (
     expect(isAnswerError(error) && [error.code, error.detail.status]).toEqual(['http_status', 400]);
   });
 });
+
+describe('signals: watched as readAnswer watches them', () => {
+  const answering: FetchFunction = async () => new Response(JSON.stringify({ jsonrpc: '2.0', id: 1, result: {} }), { headers: { 'content-type': 'application/json' } });
+
+  test('forty concurrent exchanges on one signal add one listener to it, remove it, and warn nothing', async () => {
+    const signal = new AbortController().signal;
+    const counts = { added: 0, removed: 0 };
+    const proto = EventTarget.prototype;
+    const { addEventListener, removeEventListener } = proto;
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error): void => void warnings.push(warning);
+    process.on('warning', onWarning);
+    proto.addEventListener = function (this: EventTarget, ...args: Parameters<EventTarget['addEventListener']>) {
+      if (this === signal) counts.added += 1;
+      return addEventListener.apply(this, args);
+    };
+    proto.removeEventListener = function (this: EventTarget, ...args: Parameters<EventTarget['removeEventListener']>) {
+      if (this === signal) counts.removed += 1;
+      return removeEventListener.apply(this, args);
+    };
+    try {
+      await Promise.all(Array.from({ length: 40 }, () => postJsonRpc('http://x.test/', REQUEST, { fetch: answering, signal })));
+    } finally {
+      proto.addEventListener = addEventListener;
+      proto.removeEventListener = removeEventListener;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      process.off('warning', onWarning);
+    }
+    expect(counts).toEqual({ added: 1, removed: 1 });
+    expect(warnings.filter((warning) => warning.name === 'MaxListenersExceededWarning')).toEqual([]);
+  });
+
+  test("a signal whose own methods were replaced still ends the exchange when it aborts", async () => {
+    const controller = new AbortController();
+    const signal = controller.signal;
+    Object.assign(signal, { addEventListener: () => undefined, removeEventListener: () => undefined });
+    const fetch: FetchFunction = () => new Promise<Response>(() => {});
+    const pending = rejection(postJsonRpc('http://x.test/', REQUEST, { fetch, signal, timeoutMs: Infinity }));
+    controller.abort(new Error('stop'));
+    const error = await pending;
+    expect(isAnswerError(error) && error.code).toBe('aborted');
+  });
+});
