@@ -44,6 +44,16 @@ function expectOneLine(stderr: string): void {
   expect(stderr).not.toMatch(/\n\s+at /);
 }
 
+/** `call`'s stderr: the line that says which era and version were used, then the rest. */
+function eraLine(stderr: string): { line: string; rest: string } {
+  const [line = '', ...rest] = stderr.split('\n');
+  expect(line).toMatch(/^sse-answer: era (legacy|modern) \(/);
+  return { line, rest: rest.join('\n') };
+}
+
+/** The era line of a 2025 server that refused `server/discover` as the official server does. */
+const FELL_BACK = 'sse-answer: era legacy (2025-11-25): server/discover refused (HTTP 400, JSON-RPC -32000), negotiated by initialize';
+
 const STREAM = 'id: 1\nretry: 500\ndata:\n\ndata: {"jsonrpc":"2.0","method":"notifications/progress","params":{"progress":1}}\n\ndata: {"jsonrpc":"2.0","id":"1","result":{"text":"s"}}\n\ndata: {"jsonrpc":"2.0","id":1,"result":{"text":"n"}}\n\n';
 
 describe('sse-answer --help', () => {
@@ -157,17 +167,20 @@ describe('sse-answer call against the official MCP server', () => {
     await stateless.stop();
   });
 
-  test('initializes, sends the request with the negotiated version, prints the answer, ends the session', async () => {
+  test('falls back from server/discover to initialize, sends the request with the negotiated version, prints the answer, ends the session', async () => {
     const before = stateful.requests.length;
     const { code, stdout, stderr } = await run(['call', stateful.url, 'tools/call', '{"name":"progress","arguments":{"steps":2}}', '--header', 'x-trace: t1']);
     expect(code).toBe(0);
     expect(JSON.parse(stdout)).toEqual({ jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: 'done' }] } });
-    expect(lines(stderr)).toEqual([{ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'starting' } }]);
+    const { line, rest } = eraLine(stderr);
+    expect(line).toBe(FELL_BACK);
+    expect(lines(rest)).toEqual([{ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'starting' } }]);
     const seen = stateful.requests.slice(before);
-    expect(seen.map((r) => `${r.method} ${r.rpcMethod ?? ''}`.trim())).toEqual(['POST initialize', 'POST notifications/initialized', 'POST tools/call', 'DELETE']);
-    const sessionId = seen[2]!.headers['mcp-session-id'];
+    expect(seen.map((r) => `${r.method} ${r.rpcMethod ?? ''}`.trim())).toEqual(['POST server/discover', 'POST initialize', 'POST notifications/initialized', 'POST tools/call', 'DELETE']);
+    expect(seen[0]!.headers['x-trace']).toBe('t1');
+    const sessionId = seen[3]!.headers['mcp-session-id'];
     expect(sessionId).toMatch(/.+/);
-    for (const request of seen.slice(1)) {
+    for (const request of seen.slice(2)) {
       expect(request.headers['mcp-protocol-version']).toBe('2025-11-25');
       expect(request.headers['mcp-session-id']).toBe(sessionId);
       expect(request.headers['x-trace']).toBe('t1');
@@ -193,22 +206,26 @@ describe('sse-answer call against the official MCP server', () => {
     const { code, stdout, stderr } = await run(['call', stateless.url, 'tools/list', '--no-initialize', '--header', 'MCP-Protocol-Version: 1999-01-01']);
     expect(code).toBe(EXIT_CODES.http_status);
     expect(JSON.parse(stdout)).toMatchObject({ error: { code: -32000 } });
-    expectOneLine(stderr);
-    expect(stderr).toContain('HTTP 400');
+    const { line, rest } = eraLine(stderr);
+    expect(line).toBe('sse-answer: era legacy (1999-01-01): no handshake (--no-initialize)');
+    expectOneLine(rest);
+    expect(rest).toContain('HTTP 400');
   });
 
   test('timeout: exit 7, and the session is still ended', async () => {
     const before = stateful.requests.length;
     const { code, stderr } = await run(['call', stateful.url, 'tools/call', '{"name":"never","arguments":{}}', '--timeout', '300']);
     expect(code).toBe(EXIT_CODES.timeout);
-    expectOneLine(stderr);
+    const { line, rest } = eraLine(stderr);
+    expect(line).toBe(FELL_BACK);
+    expectOneLine(rest);
     expect(stateful.requests.slice(before).map((r) => r.method)).toContain('DELETE');
   });
 
   test('budget_exceeded: exit 5', async () => {
     const { code, stderr } = await run(['call', stateful.url, 'tools/call', '{"name":"big","arguments":{"bytes":100000}}', '--max-bytes', '1000']);
     expect(code).toBe(EXIT_CODES.budget_exceeded);
-    expectOneLine(stderr);
+    expectOneLine(eraLine(stderr).rest);
   });
 
   test('a server that is not there: stream_failed, exit 8', async () => {

@@ -1,66 +1,46 @@
 /**
- * `sse-answer call`: one request to a live MCP server — initialize, the request, the answer on
- * stdout, and the session ended.
+ * `sse-answer call`: one request to a live MCP server, in the era negotiated with it (or
+ * pinned): the request, the answer on stdout, and a 2025 session ended.
  * @module
  */
 
-import { endSession } from '../client/end-session.js';
 import { postJsonRpc, type JsonValue } from '../index.js';
-import { printFailure, printJson, printPassedOver } from './output.js';
-
-/** The protocol version the CLI asks for; the server's answer decides. */
-export const PROTOCOL_VERSION = '2025-11-25';
+import { postOptions, type ExchangeSettings } from './exchange-settings.js';
+import { endLegacySession } from './legacy-handshake.js';
+import { modernHeaders, modernRequest } from './modern-request.js';
+import { negotiate, negotiatedLine, type NegotiationPlan } from './negotiate.js';
+import { printFailure, printJson, printNote } from './output.js';
+import { toolDefinition } from './tool-definition.js';
 
 /** What `call` is given. */
-export interface CallCommand {
-  readonly url: URL;
+export interface CallCommand extends ExchangeSettings, NegotiationPlan {
   readonly method: string;
   readonly params: JsonValue | undefined;
-  readonly headers: Headers;
-  readonly timeoutMs: number | undefined;
-  readonly maxBytes: number | undefined;
-  readonly initialize: boolean;
-  readonly version: string;
 }
 
-/** A failure that is neither bad usage nor an `AnswerError`: exit 1, one line. */
-export class CallFailed extends Error {
-  /** A failure saying `message`. */
-  constructor(message: string) {
-    super(message);
-    this.name = 'CallFailed';
-  }
-}
+/** The id of the user's request. */
+const REQUEST_ID = 1;
 
-/** Runs the call; the session it opened is ended on every exit. */
+/** Runs the call; a session the negotiation opened is ended on every exit. */
 export async function call(command: CallCommand): Promise<void> {
-  const headers = new Headers(command.headers);
-  const exchange = { timeoutMs: command.timeoutMs, maxBytes: command.maxBytes, onMessage: printPassedOver };
-  let sessionId: string | null = null;
+  const negotiated = await negotiate(command, command);
+  printNote(negotiatedLine(negotiated));
   try {
-    if (command.initialize) {
-      const init = await postJsonRpc(command.url, {
-        jsonrpc: '2.0',
-        id: 0,
-        method: 'initialize',
-        params: { protocolVersion: PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'sse-answer', version: command.version } },
-      }, { ...exchange, headers });
-      sessionId = init.headers.get('mcp-session-id');
-      const result = init.answer?.['result'];
-      const version = typeof result === 'object' && result !== null && !Array.isArray(result) ? result['protocolVersion'] : undefined;
-      if (typeof version !== 'string') throw new CallFailed(`the server did not accept initialize: ${JSON.stringify(init.answer)}`);
-      if (sessionId !== null) headers.set('mcp-session-id', sessionId);
-      headers.set('mcp-protocol-version', version);
-      await postJsonRpc(command.url, { jsonrpc: '2.0', method: 'notifications/initialized' }, { ...exchange, headers });
+    if (negotiated.era === 'modern') {
+      const version = negotiated.version ?? '';
+      const request = modernRequest(command, REQUEST_ID, command.method, command.params, version);
+      // Mcp-Param-* need the tool's definition: a conforming client sends them on every call.
+      const name = command.method === 'tools/call' ? (request.params as { name?: unknown }).name : undefined;
+      const tool = typeof name === 'string' ? await toolDefinition(command, name, version) : undefined;
+      const { answer } = await postJsonRpc(command.url, request, postOptions(command, modernHeaders(command.headers, request, tool)));
+      printJson(answer);
+      return;
     }
-    const request = { jsonrpc: '2.0', id: 1, method: command.method, ...(command.params === undefined ? {} : { params: command.params }) };
-    const { answer } = await postJsonRpc(command.url, request, { ...exchange, headers });
+    const request = { jsonrpc: '2.0', id: REQUEST_ID, method: command.method, ...(command.params === undefined ? {} : { params: command.params }) };
+    const { answer } = await postJsonRpc(command.url, request, postOptions(command, negotiated.headers));
     printJson(answer);
   } finally {
-    if (sessionId !== null) {
-      await endSession(command.url, { headers, timeoutMs: command.timeoutMs }).catch((error: unknown) => {
-        printFailure(`ending the session failed: ${error instanceof Error ? error.message : String(error)}`);
-      });
-    }
+    if (negotiated.session?.sessionId != null) await endLegacySession(command, negotiated.session.headers, printFailure);
   }
 }
+

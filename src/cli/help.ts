@@ -21,16 +21,28 @@ Usage:
       The scanned events as NDJSON, one {type, data, lastEventId} a line. A final event
       cut off at the end is still dispatched, as readAnswer does.
   sse-answer call URL METHOD [PARAMS_JSON] [--header K:V]... [--timeout MS] [--max-bytes N]
-                  [--no-initialize]
-      Initializes a session (initialize, notifications/initialized, then the negotiated
-      protocol version on every request), sends the request, prints the answer (the whole
-      JSON-RPC response), and ends the session (DELETE). --no-initialize sends the request
-      alone. --timeout is the deadline of each exchange (default 30000 ms).
+                  [--protocol-version V] [--no-initialize]
+      Sends one request and prints its answer (the whole JSON-RPC response). The era is
+      negotiated as MCP 2026-07-28 says: server/discover first; a modern server is spoken
+      to in 2026-07-28 (every request carries _meta and the Mcp-* headers, no session; a
+      tools/call first reads tools/list for the tool's Mcp-Param-* headers); a refusal
+      that is not a modern JSON-RPC error (-32020, -32021, -32022) falls back to the 2025
+      handshake (initialize, notifications/initialized, the session, DELETE at the end).
+      One stderr line says which era and version were used. --protocol-version V pins V,
+      with no negotiation (its era follows from V; a 2025 server must answer initialize
+      in V). --no-initialize sends the request alone (2025 era unless V is modern).
+      --timeout is the deadline of each exchange (default 30000 ms).
+  sse-answer probe URL [--header K:V]... [--timeout MS] [--max-bytes N]
+      One JSON object on stdout: the era call would speak and its version, the versions
+      the server supports, its serverInfo and capabilities, whether it answers in JSON or
+      an event stream, and in the 2025 era whether it issues sessions, primes streams for
+      resumption and accepts DELETE ("modern" and "legacy" say what each era answered).
+      It asks server/discover, then initialize in each 2025 version, ending every session.
   sse-answer --help | --version
 
 Exit codes:
   ${String(EXIT_ANSWERED).padStart(3)}  answered (a JSON-RPC error response is an answer too)
-  ${String(EXIT_FAILED).padStart(3)}  other failure (a file that cannot be read, initialize refused)
+  ${String(EXIT_FAILED).padStart(3)}  other failure (a file that cannot be read, initialize refused, no common version)
   ${String(EXIT_USAGE).padStart(3)}  bad usage
 ${codes.join('\n')}
 `;

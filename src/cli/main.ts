@@ -10,10 +10,12 @@ import { parseArgs } from 'node:util';
 import { isAnswerError } from '../index.js';
 import { call } from './call.js';
 import { events } from './events.js';
+import type { ExchangeSettings } from './exchange-settings.js';
 import { EXIT_CODES, EXIT_FAILED, EXIT_USAGE } from './exit-codes.js';
 import { helpText } from './help.js';
-import { parseHeaders, parseMaxBytes, parseParams, parseRequestId, parseTimeout, parseUrl } from './options.js';
-import { printFailure, printJson } from './output.js';
+import { parseHeaders, parseMaxBytes, parseParams, parseProtocolVersion, parseRequestId, parseTimeout, parseUrl } from './options.js';
+import { printFailure, printJson, printPassedOver } from './output.js';
+import { probe } from './probe.js';
 import { read } from './read.js';
 import { UsageError } from './usage-error.js';
 
@@ -75,28 +77,48 @@ async function run(argv: readonly string[]): Promise<void> {
         header: { type: 'string', multiple: true },
         timeout: { type: 'string' },
         'max-bytes': { type: 'string' },
+        'protocol-version': { type: 'string' },
         'no-initialize': { type: 'boolean' },
       });
       const [url, method, params, ...extra] = positionals;
       if (method === undefined) throw new UsageError('call needs a URL and a METHOD');
       if (extra.length > 0) throw new UsageError(`call takes URL METHOD [PARAMS_JSON], got an extra ${JSON.stringify(extra[0])}`);
       await call({
-        url: parseUrl(url),
+        ...exchangeSettings(values, parseUrl(url, 'call needs a URL and a METHOD')),
         method,
         params: parseParams(params),
-        headers: parseHeaders(values['header'] as string[] | undefined),
-        timeoutMs: parseTimeout(values['timeout'] as string | undefined),
-        maxBytes: parseMaxBytes(values['max-bytes'] as string | undefined),
-        initialize: values['no-initialize'] !== true,
-        version: version(),
+        pinned: parseProtocolVersion(values['protocol-version'] as string | undefined),
+        handshake: values['no-initialize'] !== true,
+        onMessage: printPassedOver,
       });
       return;
     }
+    case 'probe': {
+      const { values, positionals } = parse(rest, {
+        header: { type: 'string', multiple: true },
+        timeout: { type: 'string' },
+        'max-bytes': { type: 'string' },
+      });
+      if (positionals.length > 1) throw new UsageError(`probe takes one URL, got an extra ${JSON.stringify(positionals[1])}`);
+      await probe(exchangeSettings(values, parseUrl(positionals[0], 'probe needs a URL')));
+      return;
+    }
     case undefined:
-      throw new UsageError('no command given: read, events or call');
+      throw new UsageError('no command given: read, events, call or probe');
     default:
-      throw new UsageError(`unknown command ${JSON.stringify(command)}: read, events or call`);
+      throw new UsageError(`unknown command ${JSON.stringify(command)}: read, events, call or probe`);
   }
+}
+
+/** The options `call` and `probe` share: the endpoint, `--header`, `--timeout`, `--max-bytes`. */
+function exchangeSettings(values: Record<string, unknown>, url: URL): ExchangeSettings {
+  return {
+    url,
+    headers: parseHeaders(values['header'] as string[] | undefined),
+    timeoutMs: parseTimeout(values['timeout'] as string | undefined),
+    maxBytes: parseMaxBytes(values['max-bytes'] as string | undefined),
+    clientVersion: version(),
+  };
 }
 
 type OptionSpec = Record<string, { type: 'string' | 'boolean'; multiple?: boolean }>;

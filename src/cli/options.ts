@@ -68,9 +68,9 @@ export function parseParams(text: string | undefined): JsonValue | undefined {
   return parsed as JsonValue;
 }
 
-/** `URL`: an http or https URL. */
-export function parseUrl(text: string | undefined): URL {
-  if (text === undefined) throw new UsageError('call needs a URL and a METHOD');
+/** `URL`: an http or https URL; `missing` is the usage line when there is none. */
+export function parseUrl(text: string | undefined, missing: string): URL {
+  if (text === undefined) throw new UsageError(missing);
   let url: URL;
   try {
     url = new URL(text);
@@ -79,4 +79,11 @@ export function parseUrl(text: string | undefined): URL {
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`the URL must be http or https, got ${describeValue(text)}`);
   return url;
+}
+
+/** `--protocol-version V`: an MCP protocol version, which is a date (`YYYY-MM-DD`). */
+export function parseProtocolVersion(text: string | undefined): string | undefined {
+  if (text === undefined) return undefined;
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) throw new UsageError(`--protocol-version must be a protocol version (YYYY-MM-DD, e.g. 2026-07-28), got ${describeValue(text)}`);
+  return text;
 }

@@ -20,3 +20,8 @@ export function printPassedOver(message: JsonRpcMessage): void {
 export function printFailure(text: string): void {
   process.stderr.write(`sse-answer: ${text.replace(/\s*\n\s*/g, ' ')}\n`);
 }
+
+/** Writes one `sse-answer: …` line on stderr that says what the command settled (not a failure). */
+export function printNote(text: string): void {
+  process.stderr.write(`sse-answer: ${text.replace(/\s*\n\s*/g, ' ')}\n`);
+}

@@ -1,0 +1,43 @@
+/**
+ * What every exchange of one CLI command shares: the endpoint, the caller's headers, the deadline
+ * of each exchange, the byte cap, where passed-over messages go, and the client's own name.
+ * @module
+ */
+
+import type { FetchFunction, JsonRpcMessage, JsonValue } from '../index.js';
+
+/** The settings of the exchanges one command makes. */
+export interface ExchangeSettings {
+  readonly url: URL;
+  /** The caller's `--header`s; never changed (each step copies them). */
+  readonly headers: Headers;
+  readonly timeoutMs: number | undefined;
+  readonly maxBytes: number | undefined;
+  /** Where passed-over messages go; none for exchanges whose messages are not the user's. */
+  readonly onMessage?: ((message: JsonRpcMessage) => void) | undefined;
+  /** The `fetch` to use; the global one when absent. */
+  readonly fetch?: FetchFunction | undefined;
+  /** The CLI's version, sent in its client info. */
+  readonly clientVersion: string;
+}
+
+/** The client info the CLI sends: in `initialize` (2025) and in every request's `_meta` (2026). */
+export function clientInfo(settings: ExchangeSettings): { name: string; version: string } {
+  return { name: 'sse-answer', version: settings.clientVersion };
+}
+
+/** The options of one `postJsonRpc` with these settings and `headers`. */
+export function postOptions(settings: ExchangeSettings, headers: Headers): {
+  headers: Headers;
+  timeoutMs: number | undefined;
+  maxBytes: number | undefined;
+  onMessage: ((message: JsonRpcMessage) => void) | undefined;
+  fetch: FetchFunction | undefined;
+} {
+  return { headers, timeoutMs: settings.timeoutMs, maxBytes: settings.maxBytes, onMessage: settings.onMessage, fetch: settings.fetch };
+}
+
+/** `value` as an object whose own fields can be read, or `undefined`. */
+export function objectOf(value: JsonValue | undefined): { readonly [key: string]: JsonValue } | undefined {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? value : undefined;
+}
