@@ -76,25 +76,36 @@ export async function probe(settings: ExchangeSettings): Promise<void> {
  */
 export async function probeReport(settings: ExchangeSettings): Promise<ProbeReport> {
   const modern = await probeModern(settings);
-  const legacy = await probeLegacy(settings).catch((error: unknown): EraReport<LegacyFindings> => {
-    if (!modern.supported) throw error;
-    return { supported: false, refusal: describe(error) };
-  });
-  const top = modern.supported ? modern : legacy.supported ? legacy : undefined;
-  if (top === undefined) throw new Error('unreachable: a server that speaks neither era fails its fallback');
+  if (!modern.supported) {
+    // Not a modern server: the 2025 handshake is the fallback, and its failure is the probe's.
+    const legacy = await probeLegacy(settings);
+    return { ...summary(settings, 'legacy', legacy.protocolVersion, legacy, legacy.supportedVersions), modern, legacy };
+  }
+  const legacy = await probeLegacy(settings).catch((error: unknown): EraReport<LegacyFindings> => ({ supported: false, refusal: describe(error) }));
+  const versions = [...modern.supportedVersions, ...(legacy.supported ? legacy.supportedVersions : [])];
+  return { ...summary(settings, 'modern', modern.supportedVersions[0] ?? '', modern, versions), modern, legacy };
+}
+
+/** The top of the report: the era `call` would speak, and that era's findings. */
+function summary(
+  settings: ExchangeSettings,
+  era: McpEra,
+  protocolVersion: string,
+  findings: ModernFindings | LegacyFindings,
+  supportedVersions: readonly string[],
+): Omit<ProbeReport, 'modern' | 'legacy'> {
   return {
     url: settings.url.href,
-    era: modern.supported ? 'modern' : 'legacy',
-    protocolVersion: modern.supported ? (modern.supportedVersions[0] ?? '') : legacy.supported ? legacy.protocolVersion : '',
-    supportedVersions: [...(modern.supported ? modern.supportedVersions : []), ...(legacy.supported ? legacy.supportedVersions : [])],
-    serverInfo: top.serverInfo,
-    capabilities: top.capabilities,
-    answers: top.answers,
-    modern,
-    legacy,
+    era,
+    protocolVersion,
+    supportedVersions,
+    serverInfo: findings.serverInfo,
+    capabilities: findings.capabilities,
+    answers: findings.answers,
   };
 }
 
+/** `server/discover`: a modern server's findings, a legacy server's refusal, or the failure `call` would have. */
 async function probeModern(settings: ExchangeSettings): Promise<EraReport<ModernFindings>> {
   const watch = watchResponses(settings.fetch);
   const outcome = await discover({ ...settings, fetch: watch.fetch });
@@ -112,7 +123,8 @@ async function probeModern(settings: ExchangeSettings): Promise<EraReport<Modern
   };
 }
 
-async function probeLegacy(settings: ExchangeSettings): Promise<EraReport<LegacyFindings>> {
+/** `initialize` in each 2025 version; the first one's session is examined and ended. */
+async function probeLegacy(settings: ExchangeSettings): Promise<{ readonly supported: true } & LegacyFindings> {
   const watch = watchResponses(settings.fetch);
   const watched = { ...settings, fetch: watch.fetch };
   const session = await initialize(watched, LEGACY_PROTOCOL_VERSION, false);
