@@ -27,12 +27,12 @@ export async function call(command: CallCommand): Promise<void> {
   printNote(negotiatedLine(negotiated));
   try {
     if (negotiated.era === 'modern') {
-      const version = negotiated.version ?? '';
+      const { version } = negotiated;
       const request = modernRequest(command, REQUEST_ID, command.method, command.params, version);
       // Mcp-Param-* need the tool's definition: a conforming client sends them on every call.
       const name = command.method === 'tools/call' ? (request.params as { name?: unknown }).name : undefined;
       const tool = typeof name === 'string' ? await toolDefinition(command, name, version) : undefined;
-      const { answer } = await postJsonRpc(command.url, request, postOptions(command, modernHeaders(command.headers, request, tool)));
+      const { answer } = await postJsonRpc(command.url, request, postOptions(command, modernHeaders(negotiated.headers, request, tool)));
       printJson(answer);
       return;
     }

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { eraOf, MODERN_PROTOCOL_VERSION, postJsonRpc, type JsonValue, type McpEra } from '../index.js';
+import { eraOf, MODERN_PROTOCOL_VERSION, postJsonRpc } from '../index.js';
 import { discoverAnswered, discoverFailed, type DiscoverOutcome } from './discover-outcome.js';
 import type { ExchangeSettings } from './exchange-settings.js';
 import { initialize, LEGACY_PROTOCOL_VERSION, type LegacySession } from './legacy-handshake.js';
@@ -20,20 +20,21 @@ export interface NegotiationPlan {
   readonly handshake: boolean;
 }
 
-/** The era a command settled on. */
-export interface Negotiated {
-  readonly era: McpEra;
-  /** The protocol version of its requests; `undefined` only for a 2025 request sent alone, unpinned. */
-  readonly version: string | undefined;
+/** What every settled era has. */
+interface Settled {
   /** How the version was settled, for the stderr line. */
   readonly how: string;
   /** The headers of the requests that follow: the caller's, with a 2025 session's id and version. */
   readonly headers: Headers;
   /** The 2025 session opened, to be ended; `null` when none was. */
   readonly session: LegacySession | null;
-  /** The modern server's `DiscoverResult`, when one was asked for. */
-  readonly discover: { readonly [key: string]: JsonValue } | undefined;
 }
+
+/** The era a command settled on, and the protocol version of its requests. */
+export type Negotiated =
+  | (Settled & { readonly era: 'modern'; readonly version: string })
+  /** `version` is `undefined` only for a 2025 request sent alone, unpinned. */
+  | (Settled & { readonly era: 'legacy'; readonly version: string | undefined });
 
 /**
  * Settles the era. On a modern answer nothing is left open; on the fallback the session of the
@@ -41,7 +42,7 @@ export interface Negotiated {
  * @throws the exchange's `AnswerError` or a `CommandFailed` when there is no era to speak.
  */
 export async function negotiate(settings: ExchangeSettings, plan: NegotiationPlan): Promise<Negotiated> {
-  const base = { headers: new Headers(settings.headers), session: null, discover: undefined } as const;
+  const base = { headers: new Headers(settings.headers), session: null } as const;
   const { pinned } = plan;
   if (pinned !== undefined && eraOf(pinned) === 'modern') {
     return { ...base, era: 'modern', version: pinned, how: 'pinned by --protocol-version' };
@@ -51,7 +52,7 @@ export async function negotiate(settings: ExchangeSettings, plan: NegotiationPla
     const given = settings.headers.get('mcp-protocol-version') ?? undefined;
     const version = pinned ?? given;
     const how = pinned === undefined ? 'no handshake (--no-initialize)' : 'pinned by --protocol-version, no handshake (--no-initialize)';
-    if (eraOf(version) === 'modern') return { ...base, era: 'modern', version, how };
+    if (version !== undefined && eraOf(version) === 'modern') return { ...base, era: 'modern', version, how };
     const headers = new Headers(settings.headers);
     if (version !== undefined) headers.set('mcp-protocol-version', version);
     return { ...base, headers, era: 'legacy', version, how };
@@ -60,7 +61,7 @@ export async function negotiate(settings: ExchangeSettings, plan: NegotiationPla
   const outcome = await discover(settings);
   switch (outcome.kind) {
     case 'modern':
-      return { ...base, era: 'modern', version: outcome.version, how: 'negotiated by server/discover', discover: outcome.result };
+      return { ...base, era: 'modern', version: outcome.version, how: 'negotiated by server/discover' };
     case 'legacy':
       return legacy(await initialize(settings, LEGACY_PROTOCOL_VERSION, false), `server/discover refused (${outcome.reason}), negotiated by initialize`);
     case 'failed':
@@ -85,7 +86,7 @@ export async function discover(settings: ExchangeSettings): Promise<DiscoverOutc
 }
 
 function legacy(session: LegacySession, how: string): Negotiated {
-  return { era: 'legacy', version: session.version, how, headers: session.headers, session, discover: undefined };
+  return { era: 'legacy', version: session.version, how, headers: session.headers, session };
 }
 
 /** The one stderr line that says what was settled. */
