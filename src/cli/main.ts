@@ -13,6 +13,7 @@ import { events } from './events.js';
 import type { ExchangeSettings } from './exchange-settings.js';
 import { EXIT_CODES, EXIT_FAILED, EXIT_USAGE } from './exit-codes.js';
 import { helpText } from './help.js';
+import { inputFailure } from './input-failed.js';
 import { parseHeaders, parseMaxBytes, parseParams, parseProtocolVersion, parseRequestId, parseTimeout, parseUrl } from './options.js';
 import { printFailure, printJson, printPassedOver } from './output.js';
 import { probe } from './probe.js';
@@ -28,6 +29,12 @@ export async function main(argv: readonly string[]): Promise<number> {
     if (error instanceof UsageError) {
       printFailure(`${error.message} (see sse-answer --help)`);
       return EXIT_USAGE;
+    }
+    // An unreadable input is one failure, whichever reader carried it up.
+    const input = inputFailure(error);
+    if (input !== undefined) {
+      printFailure(input.message);
+      return EXIT_FAILED;
     }
     if (isAnswerError(error)) {
       // The server's JSON-RPC error that came with a bad status is still what it said.

@@ -3,7 +3,7 @@
  * @module
  */
 
-import { readAnswerBody, type JsonRpcRequestId } from '../index.js';
+import { DEFAULT_MAX_BYTES, readAnswerBody, type JsonRpcRequestId } from '../index.js';
 import { openInput, sniffFormat } from './input.js';
 import { printJson, printPassedOver } from './output.js';
 
@@ -18,7 +18,9 @@ export interface ReadCommand {
 /** Reads the answer from the body, as `readAnswer` reads a response's. */
 export async function read(command: ReadCommand): Promise<void> {
   const input = await openInput(command.file);
-  const { contentType, body } = command.contentType === undefined ? await sniffFormat(input) : { contentType: command.contentType, body: input };
+  const { contentType, body } = command.contentType === undefined
+    ? await sniffFormat(input, command.maxBytes ?? DEFAULT_MAX_BYTES)
+    : { contentType: command.contentType, body: input };
   const answer = await readAnswerBody(body, contentType, {
     requestId: command.requestId,
     maxBytes: command.maxBytes,

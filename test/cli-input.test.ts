@@ -1,0 +1,203 @@
+// The CLI's inputs under hostile shapes (issue 16, rule 7): the sniffing of a body's format holds
+// no more than --max-bytes and a chunk, whatever the body; an input that cannot be read — missing,
+// a directory, no permission, a read error at the start or mid-way — is exit 1 and one line on
+// every path (read with and without --content-type, events). The built CLI runs as a process;
+// the mid-way read error, which no real file gives on cue, is injected under `open` in-process.
+import { execFile, spawn } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, test, vi } from 'vitest';
+import { EXIT_CODES } from '../src/cli/exit-codes.js';
+
+const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
+const dir = mkdtempSync(join(tmpdir(), 'sse-answer-cli-input-'));
+// Traversable by anyone, so a run as another user meets the file's own permission, not the directory's.
+chmodSync(dir, 0o755);
+
+interface Run {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Runs the CLI; `asUser` runs it as that uid and gid (only root may). */
+function run(args: readonly string[], asUser?: number): Promise<Run> {
+  return new Promise((resolve) => {
+    const options = { encoding: 'utf8' as const, timeout: 20_000, ...(asUser === undefined ? {} : { uid: asUser, gid: asUser }) };
+    const child = execFile(process.execPath, [cli, ...args], options, (error, stdout, stderr) => {
+      const code = error === null ? 0 : typeof error.code === 'number' ? error.code : -1;
+      resolve({ code, stdout, stderr });
+    });
+    child.stdin?.end('');
+  });
+}
+
+const ANSWER = 'data: {"jsonrpc":"2.0","id":1,"result":1}\n\n';
+
+/** Every path that reads a file. */
+const PATHS: readonly (readonly string[])[] = [
+  ['read'],
+  ['read', '--content-type', 'text/event-stream'],
+  ['read', '--content-type', 'application/json'],
+  ['events'],
+];
+
+function expectCannotRead(result: Run, path: string, code: string, label: string): void {
+  expect(result.code, label).toBe(1);
+  expect(result.stdout, label).toBe('');
+  expect(result.stderr, label).toBe(`sse-answer: cannot read ${path}: ${code}\n`);
+}
+
+describe('an input that cannot be read: exit 1, one line, on every path', () => {
+  const missing = join(dir, 'missing.sse');
+  const directory = join(dir, 'a-directory');
+  mkdirSync(directory);
+  const locked = join(dir, 'locked.sse');
+  writeFileSync(locked, ANSWER);
+  chmodSync(locked, 0o000);
+
+  test.each(PATHS)('missing, a directory: %s', async (...command) => {
+    expectCannotRead(await run([...command, missing]), missing, 'ENOENT', 'missing');
+    expectCannotRead(await run([...command, directory]), directory, 'EISDIR', 'directory');
+  });
+
+  test.each(PATHS)('no permission: %s', async (...command) => {
+    // Root reads any file, so as root the command runs as nobody (65534), whom the mode refuses.
+    const asUser = process.getuid?.() === 0 ? 65534 : undefined;
+    expectCannotRead(await run([...command, locked], asUser), locked, 'EACCES', 'no permission');
+  });
+
+  // Linux's /proc/self/mem opens, then fails its first read at offset 0 (unmapped): a real read error.
+  test.each(PATHS)('a read that fails after the open: %s', async (...command) => {
+    expect(existsSync('/proc/self/mem')).toBe(true);
+    expectCannotRead(await run([...command, '/proc/self/mem']), '/proc/self/mem', 'EIO', 'read error');
+  });
+
+  test('a readable file still reads', async () => {
+    const ok = join(dir, 'ok.sse');
+    writeFileSync(ok, ANSWER);
+    const { code, stdout } = await run(['read', ok]);
+    expect([code, JSON.parse(stdout)]).toEqual([0, { jsonrpc: '2.0', id: 1, result: 1 }]);
+  });
+});
+
+/**
+ * Feeds the CLI's stdin `chunk` again and again, as fast as it reads, until it exits or
+ * `limit` bytes are written; resolves with the exit code, stderr and the bytes it took in.
+ */
+function feed(args: readonly string[], chunk: Uint8Array, limit: number): Promise<{ code: number | null; stderr: string; written: number }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [cli, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+    let stderr = '';
+    let written = 0;
+    let exited = false;
+    child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
+    child.stdin.on('error', () => undefined); // EPIPE once the CLI has stopped reading
+    const pump = (): void => {
+      while (!exited && written < limit) {
+        written += chunk.byteLength;
+        if (!child.stdin.write(chunk)) {
+          child.stdin.once('drain', pump);
+          return;
+        }
+      }
+      if (!exited) child.stdin.end();
+    };
+    child.on('exit', (code) => {
+      exited = true;
+      resolve({ code, stderr, written });
+    });
+    pump();
+  });
+}
+
+describe('sniffing the format holds no more than --max-bytes and a chunk', () => {
+  const limit = 256 * 1024 * 1024;
+
+  test.each([
+    ['spaces', 0x20],
+    ['line ends', 0x0a],
+    ['BOM bytes', 0xbb],
+  ])('an endless blank prefix (%s) on stdin: budget_exceeded as soon as the cap is passed, the rest never read', async (_, byte) => {
+    const { code, stderr, written } = await feed(['read', '--max-bytes', '1000'], new Uint8Array(64 * 1024).fill(byte), limit);
+    expect(code).toBe(EXIT_CODES.budget_exceeded);
+    expect(stderr.trim().split('\n')).toHaveLength(1);
+    expect(stderr).toMatch(/^sse-answer: budget_exceeded/);
+    // What the pipe and Node's stream buffer, not the 256 MiB a sniff to the end would take in.
+    expect(written).toBeLessThan(8 * 1024 * 1024);
+  }, 30_000);
+
+  test('a blank prefix under the cap that spans several chunks: still sniffed as JSON', async () => {
+    const path = join(dir, 'padded.json');
+    writeFileSync(path, `${' \n'.repeat(200 * 1024)}{"jsonrpc":"2.0","id":1,"result":"padded"}`);
+    const { code, stdout } = await run(['read', path]);
+    expect([code, JSON.parse(stdout)]).toEqual([0, { jsonrpc: '2.0', id: 1, result: 'padded' }]);
+  });
+
+  test('a blank prefix over the cap in a file: budget_exceeded, one line', async () => {
+    const path = join(dir, 'blank.sse');
+    writeFileSync(path, `${'\n'.repeat(300 * 1024)}${ANSWER}`);
+    const { code, stderr } = await run(['read', path, '--max-bytes', '1000']);
+    expect(code).toBe(EXIT_CODES.budget_exceeded);
+    expect(stderr.trim().split('\n')).toHaveLength(1);
+  });
+});
+
+// A read error mid-way, under the real commands in this process: `open` hands out a file whose
+// second read fails. The error a command throws is what main() reports, through inputFailure.
+const opened = vi.hoisted(() => ({ handles: [] as { closed: boolean }[] }));
+vi.mock('node:fs/promises', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('node:fs/promises')>();
+  return {
+    ...actual,
+    open: async (path: string, flags: string): Promise<FileHandle> => {
+      if (!path.endsWith('fails-midway.sse')) return actual.open(path, flags);
+      const state = { closed: false, reads: 0 };
+      opened.handles.push(state);
+      const first = new TextEncoder().encode(': a comment, then the disk fails\n'.repeat(8));
+      return {
+        stat: async () => ({ isDirectory: () => false }),
+        read: async (buffer: Uint8Array) => {
+          state.reads += 1;
+          if (state.reads > 1) throw Object.assign(new Error('i/o error, read'), { code: 'EIO' });
+          buffer.set(first);
+          return { bytesRead: first.byteLength, buffer };
+        },
+        close: async () => {
+          state.closed = true;
+        },
+      } as unknown as FileHandle;
+    },
+  };
+});
+
+describe('a read error mid-way', () => {
+  afterEach(() => {
+    opened.handles.length = 0;
+  });
+
+  test.each([
+    ['read, sniffed', { contentType: undefined }],
+    ['read, --content-type text/event-stream', { contentType: 'text/event-stream' }],
+  ])('%s: the error is an unreadable input, and the file is closed', async (_, given) => {
+    const { read } = await import('../src/cli/read.js');
+    const { inputFailure } = await import('../src/cli/input-failed.js');
+    const error: unknown = await read({ file: join(dir, 'fails-midway.sse'), requestId: undefined, maxBytes: undefined, ...given }).then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
+    expect(inputFailure(error)?.message).toBe(`cannot read ${join(dir, 'fails-midway.sse')}: EIO`);
+    expect(opened.handles.map((handle) => handle.closed)).toEqual([true]);
+  });
+
+  test('events: the error is an unreadable input, and the file is closed', async () => {
+    const { events } = await import('../src/cli/events.js');
+    const { inputFailure } = await import('../src/cli/input-failed.js');
+    const error: unknown = await events(join(dir, 'fails-midway.sse')).then(() => undefined, (caught: unknown) => caught);
+    expect(inputFailure(error)?.message).toBe(`cannot read ${join(dir, 'fails-midway.sse')}: EIO`);
+    expect(opened.handles.map((handle) => handle.closed)).toEqual([true]);
+  });
+});
