@@ -116,11 +116,16 @@ function isKey(text: string, pos: number): boolean {
   return c === COLON;
 }
 
+/** Matches the empty string: what {@link SpecialSearch.release} leaves in RegExp's statics. */
+const EMPTY = /(?:)/;
+
 /**
  * Where the next backslash or control character (U+0000–U+001F) is: inside a string, the first
  * starts an escape and the second makes the text invalid JSON. One sticky regular expression
  * matches the run of other characters from a position, and where the run ends is the answer; it
- * is kept until the cursor passes it, so the strings are read once in all.
+ * is kept until the cursor passes it, so the strings are read once in all. The run is `+`, not
+ * `*`: newer V8 reads a run that must be non-empty ~20% faster, and an empty one fails to match,
+ * which says the same (the special character is at the position).
  *
  * Why this form: a search (`/[\\\0-\x1f]/g`) reads ~3 ns a character on one-byte text, the
  * run ~0.6. Why not `indexOf`: in a two-byte string V8's single-character search looks for one
@@ -131,7 +136,7 @@ function isKey(text: string, pos: number): boolean {
  * slower than `JSON.parse`.
  */
 class SpecialSearch {
-  private readonly run = /[^\\\u0000-\u001f]*/y;
+  private readonly run = /[^\\\u0000-\u001f]+/y;
   /** The last hit, at or after the last position asked for; -1 for none; -2 before the first search. */
   private next = -2;
   constructor(private readonly text: string) {}
@@ -139,8 +144,8 @@ class SpecialSearch {
   from(position: number): number {
     if (this.next !== -1 && this.next < position) {
       this.run.lastIndex = position;
-      this.run.test(this.text); // always matches, maybe empty: lastIndex is where the run ends
-      const end = this.run.lastIndex;
+      // No match: the run is empty, a special character is at `position` itself.
+      const end = this.run.test(this.text) ? this.run.lastIndex : position;
       this.next = end < this.text.length ? end : -1;
     }
     return this.next;
@@ -150,11 +155,11 @@ class SpecialSearch {
    * Lets go of the text. Engines keep the subject of the last successful match in RegExp's
    * legacy statics (`RegExp.input`, `RegExp.lastMatch`) until the next match anywhere, so a
    * 16 MiB message text would stay alive after the caller dropped the answer. A match on the
-   * empty string leaves them holding that instead.
+   * empty string leaves them holding that instead (`run` needs a character, so another does it).
    */
   release(): void {
     this.run.lastIndex = 0;
-    this.run.test('');
+    EMPTY.test('');
   }
 }
 
