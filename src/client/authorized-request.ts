@@ -9,7 +9,7 @@ import { AnswerError } from '../vocabulary/errors.js';
 import { describeValue } from '../vocabulary/describe-value.js';
 import type { AuthProvider } from './auth-provider.js';
 import { emptyDetail, httpStatusError } from './exchange-errors.js';
-import { sendRequest, type FetchFunction, type OutgoingRequest, type RedirectPolicy } from './send-request.js';
+import { release, sendRequest, untilAborted, type FetchFunction, type OutgoingRequest, type RedirectPolicy } from './send-request.js';
 
 /** What a request of an exchange needs to be sent. */
 export interface RequestRoute {
@@ -53,7 +53,7 @@ export async function sendAuthorized(route: RequestRoute, request: OutgoingReque
 async function bearerToken(authProvider: AuthProvider, method: string, route: RequestRoute): Promise<string | undefined> {
   let token: unknown;
   try {
-    token = await untilAborted(() => authProvider.token(), route.signal);
+    token = await untilAborted(called(() => authProvider.token()), route.signal);
   } catch (error) {
     if (route.signal.aborted) throw error;
     throw notSent(method, `authProvider.token() failed: ${describeValue(error)}`, route, error);
@@ -61,7 +61,7 @@ async function bearerToken(authProvider: AuthProvider, method: string, route: Re
   if (token === undefined || token === '') return undefined;
   // Checked here so that a bad token is never quoted: a header that refuses it names it.
   if (typeof token !== 'string' || !TOKEN_CHARS.test(token)) {
-    const got = typeof token === 'string' ? `a string of ${token.length} characters that a header cannot carry as a token` : describeValue(token);
+    const got = typeof token === 'string' ? `${token.length} characters a header cannot carry` : describeValue(token);
     throw notSent(method, `authProvider.token() must resolve with a bearer token (visible ASCII) or undefined, got ${got}`, route, undefined);
   }
   return token;
@@ -73,16 +73,13 @@ async function unauthorized(authProvider: AuthProvider, response: Response, rout
   const fetchFn = (url: string | URL, init?: RequestInit): Promise<Response> => route.fetch(url, { ...init, signal: init?.signal ?? signal });
   const context = { response, serverUrl: new URL(route.url), fetchFn };
   try {
-    await untilAborted(() => authProvider.onUnauthorized?.(context), signal);
+    await untilAborted(called(() => authProvider.onUnauthorized?.(context)), signal);
   } catch (error) {
     if (signal.aborted) throw error;
     const detail = emptyDetail(route.maxBytes, response.headers.get('content-type'));
     throw httpStatusError(response, detail, undefined, error, `, and authProvider.onUnauthorized failed: ${describeValue(error)}`);
   } finally {
-    // The provider may have read the body, or still hold it: a cancel that is refused is fine.
-    void Promise.resolve()
-      .then(() => response.body?.cancel())
-      .catch(() => undefined);
+    release(response); // the provider may have read it, or hold it still: a refused cancel is fine
   }
 }
 
@@ -90,27 +87,7 @@ function notSent(method: string, why: string, route: RequestRoute, cause: unknow
   return new AnswerError('stream_failed', `the ${method} request was not sent: ${why}`, emptyDetail(route.maxBytes), cause === undefined ? {} : { cause });
 }
 
-/**
- * What `call()` resolves with, or the signal's reason as soon as it aborts: a provider that
- * never settles cannot hold the exchange past its deadline. `call` throwing is a rejection.
- */
-function untilAborted<T>(call: () => T | Promise<T>, signal: AbortSignal): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    if (signal.aborted) {
-      reject(signal.reason);
-      return;
-    }
-    const onAbort = (): void => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    new Promise<T>((inner) => inner(call())).then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
+/** What `call()` returns, as a promise: a provider method that throws is a rejection. */
+function called<T>(call: () => T | Promise<T>): Promise<T> {
+  return new Promise<T>((resolve) => resolve(call()));
 }

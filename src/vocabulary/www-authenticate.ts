@@ -23,12 +23,11 @@ export interface AuthChallenge {
   readonly params: Readonly<Record<string, string>>;
 }
 
-/** RFC 9110 `tchar`: the characters of a token (a scheme, a parameter name, an unquoted value). */
-const TOKEN = /[!#$%&'*+.^_`|~0-9A-Za-z-]+/y;
-/** RFC 9110 `token68`, with the `=` padding it may end with. */
-const TOKEN68 = /[A-Za-z0-9._~+/-]+=*/y;
-/** Optional whitespace (spaces and tabs). */
-const OWS = /[ \t]*/y;
+/**
+ * One part of a challenge list, after optional whitespace: a parameter `name = value` (a token or
+ * a quoted string), a bare word (a scheme, or a `token68` with its `=` padding), or a comma.
+ */
+const PART = /[ \t]*(?:([!#$%&'*+.^_`|~\w-]+)[ \t]*=[ \t]*("(?:[^"\\]|\\.)*"|[!#$%&'*+.^_`|~\w-]+)|([!#$%&'*+.^_`|~\w/-]+=*)|(,))/y;
 
 /**
  * The challenge an exchange reports from `header`: the first `Bearer` one, else the first `DPoP`
@@ -36,106 +35,43 @@ const OWS = /[ \t]*/y;
  * part ends the parse, keeping the challenges before it.
  */
 export function authChallenge(header: string | null): AuthChallenge | undefined {
-  if (header === null) return undefined;
-  const challenges = parseChallenges(header);
+  const challenges = header === null ? [] : parseChallenges(header);
   const named = (scheme: string): AuthChallenge | undefined => challenges.find((one) => one.scheme.toLowerCase() === scheme);
   return named('bearer') ?? named('dpop') ?? challenges[0];
 }
 
-/** Every challenge in `header`, in order, up to the first part that does not parse. */
+/**
+ * Every challenge in `header`, in order, up to the first part that does not parse. A bare word at
+ * the start or after a comma opens a challenge; one right after a scheme is its token68; a
+ * parameter belongs to the challenge before it, commas or not.
+ */
 export function parseChallenges(header: string): AuthChallenge[] {
-  const challenges: AuthChallenge[] = [];
-  let at = 0;
-  const match = (pattern: RegExp): string | undefined => {
-    pattern.lastIndex = at;
-    const found = pattern.exec(header)?.[0];
-    if (found !== undefined) at += found.length;
-    return found;
-  };
-  const skipSeparators = (): void => {
-    while (at < header.length && (header[at] === ',' || header[at] === ' ' || header[at] === '\t')) at += 1;
-  };
-  /**
-   * Whether a `name = value` starts at `at`: a parameter, not the scheme of the next challenge,
-   * nor a token68 (whose `=` padding is followed by more `=`, a comma or the end).
-   */
-  const paramAhead = (): boolean => {
-    const start = at;
-    const name = match(TOKEN);
-    match(OWS);
-    let ahead = name !== undefined && header[at] === '=';
-    if (ahead) {
-      at += 1;
-      match(OWS);
-      ahead = at < header.length && header[at] !== '=' && header[at] !== ',';
+  const found: { scheme: string; params: Map<string, string> }[] = [];
+  let afterComma = true;
+  PART.lastIndex = 0;
+  for (let part; (part = PART.exec(header)) !== null; ) {
+    const [, name, value, word, comma] = part;
+    const current = found[found.length - 1];
+    if (comma !== undefined) {
+      afterComma = true;
+    } else if (word !== undefined) {
+      if (afterComma) found.push({ scheme: word, params: new Map() });
+      else if (current === undefined || current.params.size > 0) break;
+      afterComma = false;
+    } else if (name !== undefined && value !== undefined && current !== undefined) {
+      const key = name.toLowerCase();
+      if (!current.params.has(key)) current.params.set(key, value[0] === '"' ? value.slice(1, -1).replace(/\\(.)/g, '$1') : value);
+      afterComma = false;
+    } else {
+      break;
     }
-    at = start;
-    return ahead;
-  };
-
-  for (;;) {
-    skipSeparators();
-    if (at >= header.length) return challenges;
-    const scheme = match(TOKEN);
-    if (scheme === undefined) return challenges;
-    const params = new Map<string, string>();
-    const spaced = match(OWS) !== '';
-    if (spaced && !paramAhead()) {
-      // A token68 (`Basic dXNlcg==`) stands alone: it is followed by the end or a comma.
-      const start = at;
-      const token68 = match(TOKEN68);
-      match(OWS);
-      if (token68 === undefined || (at < header.length && header[at] !== ',')) at = start;
-    } else if (spaced) {
-      for (;;) {
-        const name = match(TOKEN);
-        match(OWS);
-        if (name === undefined || header[at] !== '=') return [...challenges, challengeOf(scheme, params)];
-        at += 1;
-        match(OWS);
-        const value = header[at] === '"' ? quotedString() : match(TOKEN);
-        if (value === undefined) return [...challenges, challengeOf(scheme, params)];
-        const key = name.toLowerCase();
-        if (!params.has(key)) params.set(key, value);
-        match(OWS);
-        if (header[at] !== ',') break;
-        // After a comma: another parameter of this challenge, or the next challenge.
-        const comma = at;
-        skipSeparators();
-        if (at >= header.length || !paramAhead()) {
-          at = comma;
-          break;
-        }
-      }
-    }
-    challenges.push(challengeOf(scheme, params));
-    match(OWS);
-    if (at < header.length && header[at] !== ',') return challenges;
   }
-
-  /** A quoted string at `at`, unescaped (`\x` is `x`); `undefined` when it does not close. */
-  function quotedString(): string | undefined {
-    let value = '';
-    for (let i = at + 1; i < header.length; i += 1) {
-      const char = header[i];
-      if (char === '"') {
-        at = i + 1;
-        return value;
-      }
-      if (char === '\\') i += 1;
-      if (i < header.length) value += header[i];
-    }
-    return undefined;
-  }
-}
-
-function challengeOf(scheme: string, params: Map<string, string>): AuthChallenge {
-  return {
+  return found.map(({ scheme, params }) => ({
     scheme,
     resourceMetadata: params.get('resource_metadata'),
     scope: params.get('scope'),
     error: params.get('error'),
     errorDescription: params.get('error_description'),
     params: Object.fromEntries(params),
-  };
+  }));
 }
