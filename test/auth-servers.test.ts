@@ -13,6 +13,7 @@ import {
   ClientCredentialsProvider,
   InsufficientScopeError,
   StreamableHTTPClientTransport,
+  UnauthorizedError,
   type OAuthClientProvider,
   type Transport,
 } from '@modelcontextprotocol/client';
@@ -22,7 +23,14 @@ import type { Transport as V1TransportShape } from '@modelcontextprotocol/sdk/sh
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { AnswerTransport, postJsonRpc, type AuthProvider } from '../src/index.js';
 import { answerError } from './helpers/bodies.js';
-import { fromOAuthProvider, fromOAuthProviderV1, staticToken } from './helpers/auth-recipes.js';
+import {
+  finishAuthorization,
+  fromOAuthProvider,
+  fromOAuthProviderV1,
+  InMemoryAuthorizationCodeProvider,
+  staticToken,
+  transportWith,
+} from './helpers/auth-recipes.js';
 import { CLIENT_ID, CLIENT_SECRET, startAuthServers, type AuthServers } from './helpers/auth-servers.js';
 
 const LEGACY = '2025-11-25';
@@ -147,6 +155,41 @@ describe('against the v2 SDK server behind requireBearerAuth (stateless, both er
     expect(second).not.toBe(first);
     expect(servers.resourceRequests.filter((one) => one.path === '/mcp').map((one) => one.authorization)).toEqual([`Bearer ${first}`, `Bearer ${second}`]);
     expect(servers.authRequests.filter((one) => one.path === '/token')).toHaveLength(1);
+  });
+
+  test('authorization code through the guide\'s recipe: the first send fails with the redirect; after the callback, the next is answered', async () => {
+    const redirectUri = 'http://127.0.0.1:9/callback';
+    let authorizationUrl: URL | undefined;
+    const provider = new InMemoryAuthorizationCodeProvider(
+      redirectUri,
+      { client_name: 'auth-test', redirect_uris: [redirectUri], grant_types: ['authorization_code'], response_types: ['code'], token_endpoint_auth_method: 'client_secret_basic' },
+      (url) => {
+        authorizationUrl = url;
+      },
+      { client_id: CLIENT_ID, client_secret: CLIENT_SECRET },
+    );
+    const authProvider = fromOAuthProvider(provider);
+    const refused = await answerError(postJsonRpc(servers.mcpUrl, INITIALIZE, { authProvider }));
+    expect(refused.code).toBe('http_status');
+    expect(refused.detail.status).toBe(401);
+    expect(refused.cause).toBeInstanceOf(UnauthorizedError);
+    expect(authorizationUrl?.origin).toBe(new URL(servers.issuer).origin);
+    expect(authorizationUrl?.searchParams.get('code_challenge_method')).toBe('S256');
+
+    // The user agent goes to the authorization server and comes back to the redirect URI.
+    const approval = await fetch(authorizationUrl!, { redirect: 'manual' });
+    const callback = new URL(approval.headers.get('location')!);
+    expect(callback.href.startsWith(redirectUri)).toBe(true);
+    await finishAuthorization(provider, servers.mcpUrl, callback.searchParams.get('code')!);
+
+    const issued = servers.issued.at(-1);
+    const transport = transportWith(servers.mcpUrl, authProvider);
+    const client = new Client({ name: 'auth-code', version: '1.0.0' });
+    await client.connect(transport as Transport);
+    expect(textOf(await client.callTool({ name: 'echo', arguments: { text: 'authorized' } }))).toBe('authorized');
+    await client.close();
+    expect(servers.resourceRequests.filter((one) => one.path === '/mcp').at(-1)?.authorization).toBe(`Bearer ${issued}`);
+    expect(servers.authRequests.filter((one) => one.path === '/token').map((one) => one.what)).toEqual(['authorization_code']);
   });
 
   test('a token is never sent after a cross-origin redirect; a same-origin one keeps it', async () => {
@@ -279,4 +322,14 @@ describe('against the v2 SDK server with sessions (2025-11-25)', () => {
     expect(mcp.slice(1).map((one) => one.authorization)).toEqual(mcp.slice(1).map(() => token));
     expect(mcp.at(-1)?.method).toBe('DELETE');
   });
+});
+
+test('the auth guide shows the recipes exactly as they are type-checked and run here', () => {
+  const recipes = readFileSync(new URL('./helpers/auth-recipes.ts', import.meta.url), 'utf8');
+  const guide = readFileSync(new URL('../docs/guides/auth.md', import.meta.url), 'utf8');
+  const regions = [...recipes.matchAll(/\/\/ #region (\S+)\n([\s\S]*?)\/\/ #endregion/g)];
+  expect(regions.map(([, name]) => name)).toEqual(['static', 'v2', 'v2-code', 'v1']);
+  for (const [, name, code] of regions) {
+    expect(guide, `the guide's ${name} recipe`).toContain(code!.replace("'../../src/index.js'", "'sse-answer'").trimEnd());
+  }
 });

@@ -11,6 +11,11 @@ import { AnswerTransport, type AuthProvider } from '../../src/index.js';
 export function staticToken(token: string): AuthProvider {
   return { token: async () => token };
 }
+
+/** Any provider goes on the transport (or on `postJsonRpc`) the same way. */
+export function transportWith(url: string, authProvider: AuthProvider): AnswerTransport {
+  return new AnswerTransport(url, { authProvider });
+}
 // #endregion static
 
 // #region v2
@@ -45,7 +50,7 @@ import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthDiscoverySt
 /**
  * Recipe 2, interactive: an authorization-code provider kept in memory. `redirectToAuthorization`
  * receives the URL to send the user to; the app's redirect handler then calls
- * {@link finishAuthorization} with the code, and the next send goes through.
+ * `finishAuthorization` with the code, and the next send goes through.
  */
 export class InMemoryAuthorizationCodeProvider implements OAuthClientProvider {
   #client: OAuthClientInformationMixed | undefined;
@@ -116,8 +121,3 @@ export function fromOAuthProviderV1(provider: OAuthClientProviderV1): AuthProvid
   };
 }
 // #endregion v1
-
-/** Any of them, on the transport (the same option on `postJsonRpc`). */
-export function connectWith(url: string, authProvider: AuthProvider): AnswerTransport {
-  return new AnswerTransport(url, { authProvider });
-}

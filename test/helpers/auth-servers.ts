@@ -4,7 +4,8 @@
  *
  * - the authorization server, written here: its RFC 8414 metadata and a token endpoint that
  *   issues client-credentials tokens (`client_secret_basic` or `client_secret_post`), each with a
- *   lifetime, every one of them recorded;
+ *   lifetime, every one of them recorded; and an `/authorize` that approves at once (a 302 to the
+ *   redirect URI with a code), whose code the token endpoint trades under PKCE (S256);
  * - the resource server: the v2 SDK server (`@modelcontextprotocol/server` 2.4.0 through
  *   `@modelcontextprotocol/node`) behind the SDK's own `requireBearerAuth`, with its protected
  *   resource metadata served by the SDK's `oauthMetadataResponse`. `/mcp` needs a valid token;
@@ -14,7 +15,7 @@
  * Every request each server sees is recorded with its path and `Authorization`.
  */
 
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { NodeStreamableHTTPServerTransport, toNodeHandler, type NodeIncomingMessageLike } from '@modelcontextprotocol/node';
@@ -138,6 +139,7 @@ export async function startAuthServers(options: AuthServersOptions = {}): Promis
   const resourceRequests: SeenRequest[] = [];
   const authRequests: SeenRequest[] = [];
   const otherRequests: SeenRequest[] = [];
+  const codes = new Map<string, { challenge: string; redirectUri: string }>();
 
   const issue = (seconds = lifetime, scopes = ['mcp']): string => {
     const token = `at-${issued.length + 1}-${randomUUID()}`;
@@ -159,13 +161,38 @@ export async function startAuthServers(options: AuthServersOptions = {}): Promis
         res.end(JSON.stringify(authorizationServerMetadata(issuer)));
         return;
       }
+      if (req.method === 'GET' && path === '/authorize') {
+        // The user approves at once: back to the client with a code bound to its PKCE challenge.
+        const query = new URL(req.url ?? '/', issuer).searchParams;
+        const redirectUri = query.get('redirect_uri');
+        const challenge = query.get('code_challenge');
+        if (query.get('client_id') !== CLIENT_ID || redirectUri === null || challenge === null || query.get('code_challenge_method') !== 'S256') {
+          return void res.writeHead(400).end();
+        }
+        const code = randomUUID();
+        codes.set(code, { challenge, redirectUri });
+        const back = new URL(redirectUri);
+        back.searchParams.set('code', code);
+        const state = query.get('state');
+        if (state !== null) back.searchParams.set('state', state);
+        return void res.writeHead(302, { location: back.href }).end();
+      }
       if (req.method === 'POST' && path === '/token') {
         const tokenError = (status: number, error: string): void => {
           res.writeHead(status, { 'content-type': 'application/json' });
           res.end(JSON.stringify({ error }));
         };
         if (!clientAuthenticated(req.headers.authorization, form)) return tokenError(401, 'invalid_client');
-        if (form.get('grant_type') !== 'client_credentials') return tokenError(400, 'unsupported_grant_type');
+        const grant = form.get('grant_type');
+        if (grant === 'authorization_code') {
+          const bound = codes.get(form.get('code') ?? '');
+          codes.delete(form.get('code') ?? '');
+          const verifier = form.get('code_verifier') ?? '';
+          const proof = createHash('sha256').update(verifier).digest('base64url');
+          if (bound === undefined || bound.challenge !== proof || bound.redirectUri !== form.get('redirect_uri')) return tokenError(400, 'invalid_grant');
+        } else if (grant !== 'client_credentials') {
+          return tokenError(400, 'unsupported_grant_type');
+        }
         const scopes = (form.get('scope') ?? 'mcp').split(' ').filter((scope) => scope !== '');
         const token = issue(lifetime, scopes);
         res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
