@@ -5,7 +5,7 @@
  */
 
 import { endSession } from '../client/end-session.js';
-import { postJsonRpc, type JsonValue } from '../index.js';
+import { postJsonRpc, type AuthProvider, type JsonValue } from '../index.js';
 import { printFailure, printJson, printPassedOver } from './output.js';
 
 /** The protocol version the CLI asks for; the server's answer decides. */
@@ -17,6 +17,8 @@ export interface CallCommand {
   readonly method: string;
   readonly params: JsonValue | undefined;
   readonly headers: Headers;
+  /** `--bearer-token-env`: the token on every request, the DELETE too. */
+  readonly authProvider?: AuthProvider | undefined;
   readonly timeoutMs: number | undefined;
   readonly maxBytes: number | undefined;
   readonly initialize: boolean;
@@ -35,7 +37,7 @@ export class CallFailed extends Error {
 /** Runs the call; the session it opened is ended on every exit. */
 export async function call(command: CallCommand): Promise<void> {
   const headers = new Headers(command.headers);
-  const exchange = { timeoutMs: command.timeoutMs, maxBytes: command.maxBytes, onMessage: printPassedOver };
+  const exchange = { timeoutMs: command.timeoutMs, maxBytes: command.maxBytes, onMessage: printPassedOver, authProvider: command.authProvider };
   let sessionId: string | null = null;
   try {
     if (command.initialize) {
@@ -58,7 +60,7 @@ export async function call(command: CallCommand): Promise<void> {
     printJson(answer);
   } finally {
     if (sessionId !== null) {
-      await endSession(command.url, { headers, timeoutMs: command.timeoutMs }).catch((error: unknown) => {
+      await endSession(command.url, { headers, timeoutMs: command.timeoutMs, authProvider: command.authProvider }).catch((error: unknown) => {
         printFailure(`ending the session failed: ${error instanceof Error ? error.message : String(error)}`);
       });
     }

@@ -21,11 +21,13 @@ Usage:
       The scanned events as NDJSON, one {type, data, lastEventId} a line. A final event
       cut off at the end is still dispatched, as readAnswer does.
   sse-answer call URL METHOD [PARAMS_JSON] [--header K:V]... [--timeout MS] [--max-bytes N]
-                  [--no-initialize]
+                  [--no-initialize] [--bearer-token-env NAME]
       Initializes a session (initialize, notifications/initialized, then the negotiated
       protocol version on every request), sends the request, prints the answer (the whole
       JSON-RPC response), and ends the session (DELETE). --no-initialize sends the request
       alone. --timeout is the deadline of each exchange (default 30000 ms).
+      --bearer-token-env NAME sends Authorization: Bearer with the token in the environment
+      variable NAME (never on the command line; never printed).
   sse-answer --help | --version
 
 Exit codes:

@@ -8,6 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { isAnswerError } from '../index.js';
+import { bearerTokenFromEnv } from './bearer-token.js';
 import { call } from './call.js';
 import { events } from './events.js';
 import { EXIT_CODES, EXIT_FAILED, EXIT_USAGE } from './exit-codes.js';
@@ -76,15 +77,18 @@ async function run(argv: readonly string[]): Promise<void> {
         timeout: { type: 'string' },
         'max-bytes': { type: 'string' },
         'no-initialize': { type: 'boolean' },
+        'bearer-token-env': { type: 'string' },
       });
       const [url, method, params, ...extra] = positionals;
       if (method === undefined) throw new UsageError('call needs a URL and a METHOD');
       if (extra.length > 0) throw new UsageError(`call takes URL METHOD [PARAMS_JSON], got an extra ${JSON.stringify(extra[0])}`);
+      const headers = parseHeaders(values['header'] as string[] | undefined);
       await call({
         url: parseUrl(url),
         method,
         params: parseParams(params),
-        headers: parseHeaders(values['header'] as string[] | undefined),
+        headers,
+        authProvider: bearerTokenFromEnv(values['bearer-token-env'] as string | undefined, headers),
         timeoutMs: parseTimeout(values['timeout'] as string | undefined),
         maxBytes: parseMaxBytes(values['max-bytes'] as string | undefined),
         initialize: values['no-initialize'] !== true,
