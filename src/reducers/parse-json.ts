@@ -149,28 +149,24 @@ class SpecialSearch {
   constructor(private readonly text: string) {}
 
   from(position: number): number {
+    const { text } = this;
     if (this.next !== -1 && this.next < position) {
-      const end = asciiAt(this.text, position) ? this.byIndexOf(position) : this.byRun(position);
-      this.next = end < this.text.length ? end : -1;
+      let end: number;
+      if (asciiAt(text, position)) {
+        if (this.backslash !== -1 && this.backslash < position) this.backslash = text.indexOf('\\', position);
+        if (this.controlAt !== -1 && this.controlAt < position) {
+          this.control.lastIndex = position;
+          this.controlAt = this.control.test(text) ? this.control.lastIndex - 1 : -1;
+        }
+        // `>>> 0` makes -1 (none) the largest length, past any text's end.
+        end = Math.min(this.backslash >>> 0, this.controlAt >>> 0);
+      } else {
+        this.run.lastIndex = position;
+        end = this.run.test(text) ? this.run.lastIndex : position;
+      }
+      this.next = end < text.length ? end : -1;
     }
     return this.next;
-  }
-
-  private byRun(position: number): number {
-    this.run.lastIndex = position;
-    return this.run.test(this.text) ? this.run.lastIndex : position;
-  }
-
-  private byIndexOf(position: number): number {
-    const { text } = this;
-    if (this.backslash !== -1 && this.backslash < position) this.backslash = text.indexOf('\\', position);
-    if (this.controlAt !== -1 && this.controlAt < position) {
-      this.control.lastIndex = position;
-      this.controlAt = this.control.test(text) ? this.control.lastIndex - 1 : -1;
-    }
-    const { backslash, controlAt } = this;
-    const first = backslash === -1 ? controlAt : controlAt === -1 || backslash < controlAt ? backslash : controlAt;
-    return first === -1 ? text.length : first;
   }
 
   /**
