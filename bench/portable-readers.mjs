@@ -1,6 +1,6 @@
-// The readers that run in any runtime (Node, Bun, Deno): web globals only. consume() touches
-// an event's first, middle and last character, which makes an engine materialise a string built
-// lazily (a rope), so no reader can defer its work past the timer.
+// The readers that run in any runtime (Node, Chromium, workerd, Deno, Bun): web globals only.
+// consume() touches an event's first, middle and last character, which makes an engine
+// materialise a string built lazily (a rope), so no reader can defer its work past the timer.
 import { createParser } from 'eventsource-parser';
 import { scan, scanEnd, scanStart } from '../dist/index.js';
 
@@ -34,4 +34,13 @@ export function readWithEventsourceParser(chunks) {
   const parser = createParser({ onEvent: (event) => consume(event.data) });
   for (const chunk of chunks) parser.feed(decoder.decode(chunk, { stream: true }));
   parser.feed(decoder.decode());
+}
+
+const ceilingDecoder = new TextDecoder();
+/**
+ * The ceiling for one large event: its data's bytes decoded into one fresh string by one
+ * TextDecoder.decode call, and read. Any reader that hands out the data as a string pays this.
+ */
+export function readCeiling(dataBytes) {
+  consume(ceilingDecoder.decode(dataBytes));
 }

@@ -2,6 +2,7 @@
 // handing every event's data to consume() (portable-readers.mjs: the ones any runtime runs).
 import { createRequire } from 'node:module';
 import { consume, observe } from './portable-readers.mjs';
+export { readCeiling } from './portable-readers.mjs';
 
 export { consume, consumed, readWithEventsourceParser, readWithScanner } from './portable-readers.mjs';
 
@@ -61,15 +62,6 @@ function lineEnds(text) {
   for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) ends++;
   for (let i = text.indexOf('\r'); i !== -1; i = text.indexOf('\r', i + 1)) ends++;
   return ends;
-}
-
-const ceilingDecoder = new TextDecoder();
-/**
- * The ceiling for one large event: its data's bytes decoded into one fresh string by one
- * TextDecoder.decode call, and read. Any reader that hands out the data as a string pays this.
- */
-export function readCeiling(dataBytes) {
-  consume(ceilingDecoder.decode(dataBytes));
 }
 
 /**

@@ -60,7 +60,8 @@ function markdown(results, file) {
     '|---|---|---|',
   );
   const all = results.records.flatMap((r) => r.figures.map((f) => ({ ...f, record: r })));
-  for (const f of all.filter((f) => f.target)) write(`| ${f.record.title}: ${f.label} | ${x(f.value)}${f.note ? ` (${f.note})` : ''} | ${targetText(f)} |`);
+  // The runtimes have their own table each, below.
+  for (const f of all.filter((f) => f.target && f.record.group !== 'runtimes')) write(`| ${f.record.title}: ${f.label} | ${x(f.value)}${f.note ? ` (${f.note})` : ''} | ${targetText(f)} |`);
   const unmeasured = results.records.filter((r) => r.error || r.skipped);
   if (unmeasured.length > 0) write('', ...unmeasured.map((r) => `Not measured in this run: ${r.title} (${r.error ?? r.skipped}).`));
 
@@ -127,12 +128,18 @@ function e2eTable(write, r) {
 }
 
 function runtimesTable(write, r) {
-  const ids = r.runtimes.filter((t) => !t.error).map((t) => t.id);
-  write('', '## Other runtimes (diagnostic, no target)', '', `${capital(r.about)}: ${r.runtimes.map((t) => t.version ?? `${t.id} (failed: ${t.error})`).join(', ')}.`);
-  if (r.skipped) write('', `${capital(r.skipped)}.`);
-  const cases = [...new Set(r.figures.map((f) => f.id.split(':')[1]))];
-  write('', `| figure | ${ids.join(' | ')} |`, `|---|${ids.map(() => '---|').join('')}`);
-  for (const c of cases) write(`| ${c} | ${ids.map((id) => x(r.figures.find((f) => f.id === `${id}:${c}`)?.value)).join(' | ')} |`);
+  write('', '## Every runtime', '', `${capital(r.about)}. Measured in ${r.runtimes.map((t) => t.version ?? `${t.id} (failed: ${t.error})`).join(', ')}.`);
+  for (const t of r.runtimes) {
+    write('', `### ${t.version ?? t.id}`, '');
+    if (t.error) {
+      write(`Not measured in this run: ${t.error}.`);
+      continue;
+    }
+    write('| figure | result | rounds | target |', '|---|---|---|---|');
+    for (const f of r.figures.filter((f) => f.runtime === t.id)) {
+      write(`| ${f.label ?? f.id.split(':')[1]} | ${x(f.value)} | ${(f.rounds ?? []).map((v) => v.toFixed(2)).join(' ')} | ${targetText(f)} |`);
+    }
+  }
 }
 
 const COMMAND = { full: 'npm run bench', check: 'npm run bench:check', smoke: 'npm run bench:smoke' };

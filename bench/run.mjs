@@ -5,7 +5,8 @@
 //                                 is measured once more before it counts; exit 1 on a miss
 //   node bench/run.mjs --smoke    every case once, briefly, so none can rot (CI); --write to
 //                                 write its results and a document labelled as a smoke pass
-//   --only ID                     the cases whose id contains ID (nothing is written)
+//   --only ID                     the cases whose id contains ID (nothing is written); in the
+//                                 runtimes case, RUNTIME: or :FIGURE (or both) pick inside it
 // Run against dist/: `npm run build` first (the npm scripts do).
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -26,7 +27,7 @@ const args = process.argv.slice(2);
 const mode = args.includes('--check') ? 'check' : args.includes('--smoke') ? 'smoke' : 'full';
 const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined;
 const write = !only && (mode === 'full' || args.includes('--write'));
-const settings = { ...settingsFor(mode), targets: loadTargets() };
+const settings = { ...settingsFor(mode), targets: loadTargets(), only };
 const started = performance.now();
 
 /** A case run in its own process, as it needs --expose-gc or a clean heap: prints one JSON line. */
@@ -47,8 +48,9 @@ const cases = [
   ...growthCases,
   childCase('memory', 'memory', 'peak memory reading a 16 MiB answer', './memory.bench.mjs'),
   childCase('e2e', 'e2e', 'end to end: the SDK Client over AnswerTransport and over its own transport', './e2e.bench.mjs'),
-  ...(mode === 'check' ? [] : runtimeCases),
-].filter((c) => !only || c.id.includes(only) || c.group === only);
+  ...runtimeCases,
+  // `--only bun:` or `--only :utf8` picks runtimes or figures inside the runtimes case.
+].filter((c) => !only || c.id.includes(only) || c.group === only || (c.group === 'runtimes' && only.includes(':')));
 
 const records = [];
 let missed = 0;

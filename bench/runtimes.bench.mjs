@@ -1,53 +1,89 @@
-// The scanner cases and a 1 MiB answer in Node, Bun and Deno (a diagnostic: no target). Each
-// runtime runs portable.bench.mjs; Bun and Deno come from node_modules (devDependencies).
+// The portable figures (portable-core.mjs) in every runtime the package claims: Node, Chromium,
+// workerd, Deno and Bun, each in its own process (or page, or worker), with the same workloads
+// and the same peer. Figure ids are `<runtime>:<figure>`, and bench/targets.json holds a target
+// per runtime, so the gate judges each runtime on its own.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { measureInChromium } from './hosts/chromium.mjs';
+import { measureInWorkerd } from './hosts/workerd.mjs';
 
 const here = (file) => fileURLToPath(new URL(file, import.meta.url));
+const require = createRequire(import.meta.url);
 const script = here('./portable.bench.mjs');
+const TIMEOUT_MS = 600_000;
+// Deno and Bun would otherwise check for updates of themselves over the network.
+const quiet = { ...process.env, DENO_NO_UPDATE_CHECK: '1', DO_NOT_TRACK: '1' };
 
-const RUNTIMES = [
-  { id: 'node', command: process.execPath, args: [script] },
-  { id: 'bun', command: here('../node_modules/.bin/bun'), args: [script] },
-  { id: 'deno', command: here('../node_modules/.bin/deno'), args: ['run', '--allow-read', '--allow-env', script] },
+/** A runtime started as a process: prints one JSON line of { runtime, figures }. */
+function processRuntime(command, args) {
+  return async ({ rounds, seconds, only }) => {
+    if (!existsSync(command)) throw new Error(`${command} is not installed (npm ci installs it)`);
+    const child = spawnSync(command, [...args, script, String(rounds), String(seconds), ...(only ? [only] : [])], {
+      encoding: 'utf8',
+      env: quiet,
+      maxBuffer: 1 << 24,
+      timeout: TIMEOUT_MS,
+    });
+    if (child.status !== 0) throw new Error(child.stderr.trim().split('\n').slice(-3).join(' | ') || `exited ${child.status ?? child.signal}`);
+    return JSON.parse(child.stdout.trim().split('\n').at(-1));
+  };
+}
+
+/** The platform binary of Bun's npm package (its postinstall may not have run; see test/runtimes/run.mjs). */
+function bunBinary() {
+  const arch = process.arch === 'arm64' ? 'aarch64' : process.arch;
+  const platformBinary = join(dirname(require.resolve('bun/package.json')), '..', '@oven', `bun-${process.platform}-${arch}`, 'bin', 'bun');
+  return existsSync(platformBinary) ? platformBinary : here('../node_modules/.bin/bun');
+}
+
+export const RUNTIMES = [
+  { id: 'node', measure: processRuntime(process.execPath, []) },
+  { id: 'chromium', measure: (s) => measureInChromium({ ...s, timeoutMs: TIMEOUT_MS }) },
+  { id: 'workerd', measure: (s) => measureInWorkerd({ ...s, timeoutMs: TIMEOUT_MS }) },
+  { id: 'deno', measure: processRuntime(here('../node_modules/.bin/deno'), ['run', '--no-prompt', '--no-lock', '--allow-read', '--allow-env']) },
+  { id: 'bun', measure: processRuntime(bunBinary(), []) },
 ];
+
+/** What a portable figure measures, in the page's words. */
+function labelOf(id) {
+  const [name, ratio] = id.split('.');
+  if (ratio === 'scanner/eventsource-parser') return `${name}: scanner ÷ eventsource-parser`;
+  if (ratio === 'scanner/ceiling') return `${name}: scanner ÷ ceiling (fraction of one TextDecoder.decode)`;
+  return `${name}: answer reducer time ÷ scanner time`;
+}
 
 export const cases = [
   {
     id: 'runtimes',
     group: 'runtimes',
-    title: 'the scanner cases and a 1 MiB answer in Node, Bun and Deno (diagnostic)',
+    title: 'the stream cases and the answer reducer in Node, Chromium, workerd, Deno and Bun',
     async run(settings) {
       const runtimes = [];
       const figures = [];
-      const missing = [];
-      for (const r of RUNTIMES) {
-        if (!existsSync(r.command)) {
-          missing.push(r.id);
-          continue;
+      // A runtime's --only filter: `--only bun:` measures one runtime, `--only :utf8` one figure in each.
+      const [runtimeFilter, figureFilter] = settings.only?.includes(':') ? settings.only.split(':') : [undefined, undefined];
+      for (const r of RUNTIMES.filter((x) => !runtimeFilter || x.id === runtimeFilter)) {
+        try {
+          const out = await r.measure({ rounds: settings.rounds, seconds: settings.seconds, only: figureFilter || undefined });
+          runtimes.push({ id: r.id, version: out.runtime });
+          for (const f of out.figures) figures.push({ ...f, id: `${r.id}:${f.id}`, label: labelOf(f.id), runtime: r.id });
+        } catch (error) {
+          runtimes.push({ id: r.id, error: error instanceof Error ? error.message : String(error) });
         }
-        // At most 4 rounds of 0.3 s a side: a diagnostic, kept short so the full pass stays short.
-        const child = spawnSync(r.command, [...r.args, String(Math.min(4, Math.max(2, settings.rounds))), String(Math.min(settings.seconds, 0.3))], {
-          encoding: 'utf8',
-          maxBuffer: 1 << 24,
-        });
-        if (child.status !== 0) {
-          runtimes.push({ id: r.id, error: child.stderr.trim().split('\n').slice(-3).join(' | ') });
-          continue;
-        }
-        const out = JSON.parse(child.stdout.trim().split('\n').at(-1));
-        runtimes.push({ id: r.id, version: out.runtime });
-        for (const f of out.figures) figures.push({ ...f, id: `${r.id}:${f.id}`, runtime: r.id });
       }
+      const failed = runtimes.filter((r) => r.error);
       return {
         id: 'runtimes',
         group: 'runtimes',
         title: this.title,
-        about: 'scanner ÷ eventsource-parser per stream case, and the answer reducer ÷ the scanner alone on a 1 MiB answer, in each runtime',
+        about:
+          'per runtime: scanner ÷ eventsource-parser on each stream case, the scanner ÷ one TextDecoder.decode of the large event (the engine\'s ceiling), and the answer reducer\'s time ÷ the scanner\'s on a 1 MiB answer and at 1-byte chunks',
         runtimes,
         figures,
-        ...(missing.length > 0 ? { skipped: `${missing.join(' and ')} not installed (npm ci installs them)` } : {}),
+        ...(failed.length > 0 ? { error: failed.map((r) => `${r.id}: ${r.error}`).join('; ') } : {}),
       };
     },
   },

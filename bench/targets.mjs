@@ -8,14 +8,21 @@ export function loadTargets() {
   return all;
 }
 
-/** Whether a figure meets its target: true, false, or undefined (no target, or no figure). */
+/**
+ * Whether a figure meets its target: true, false, or undefined (no target, or no figure). A target
+ * with `everyRound` judges the worst round, not the median: a bound that must hold every time.
+ */
 export function meets(figure, target) {
   if (target === undefined || figure.value === null || figure.value === undefined) return undefined;
-  return target.atLeast !== undefined ? figure.value >= target.atLeast : figure.value <= target.atMost;
+  const judged = target.everyRound && figure.rounds?.length > 0 ? worstRound(figure, target) : figure.value;
+  return target.atLeast !== undefined ? judged >= target.atLeast : judged <= target.atMost;
 }
 
+/** The round furthest from a target's bound. */
+const worstRound = (figure, target) => (target.atLeast !== undefined ? Math.min(...figure.rounds) : Math.max(...figure.rounds));
+
 /** The bound as written: ">= 0.95x". */
-export const bound = (target) => (target.atLeast !== undefined ? `>= ${target.atLeast}x` : `<= ${target.atMost}x`);
+export const bound = (target) => `${target.atLeast !== undefined ? `>= ${target.atLeast}x` : `<= ${target.atMost}x`}${target.everyRound ? ' every round' : ''}`;
 
 /** One console line for a figure: met / MISS / blank (a diagnostic), value, bound and rounds. */
 export function line(figure, target) {

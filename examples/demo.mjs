@@ -1,104 +1,135 @@
-// The main job in one command: the official MCP server (McpServer + StreamableHTTPServerTransport
-// from @modelcontextprotocol/sdk) runs in this process on a free loopback port; the SDK's own
-// Client talks to it through AnswerTransport, calls a tool that streams progress before its
-// result, and holds no stream afterwards — the server's side shows it.
+// The main job in one command, in both eras of MCP. The official v2 MCP SDK server
+// (@modelcontextprotocol/server, served by @modelcontextprotocol/node) runs in this process on a
+// free loopback port, first stateless in the 2026-07-28 era, then stateful with sessions in the
+// 2025 era. The same client code talks to each: the SDK's v2 Client, negotiating the era
+// (versionNegotiation 'auto'), over AnswerTransport. It lists the tools, calls one that logs and
+// reports progress before its result, and holds no stream afterwards: the server's side shows it.
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { Client } from '@modelcontextprotocol/client';
+import { NodeStreamableHTTPServerTransport, toNodeHandler } from '@modelcontextprotocol/node';
+import { createMcpHandler, McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { AnswerTransport } from 'sse-answer';
 
-// --- the server: one McpServer and transport a session, as the SDK's examples run it --------
-const sessions = new Map();
-const open = new Set(); // responses the server has not finished or seen closed
-let endedSession;
-
-function newSession() {
+// --- the MCP server: one McpServer with two tools, as the SDK's examples write it -------------
+function mcpServer() {
   const server = new McpServer({ name: 'demo-server', version: '1.0.0' }, { capabilities: { logging: {} } });
-  server.registerTool('countdown', { description: 'Counts down, reporting progress', inputSchema: { from: z.number() } }, async ({ from }, extra) => {
-    await extra.sendNotification({ method: 'notifications/message', params: { level: 'info', data: `counting down from ${from}` } });
-    for (let n = 1; n <= from; n += 1) {
-      await extra.sendNotification({ method: 'notifications/progress', params: { progressToken: extra._meta?.progressToken ?? 0, progress: n, total: from } });
+  server.registerTool('countdown', { description: 'Counts down, reporting progress', inputSchema: z.object({ from: z.number() }) }, async ({ from }, ctx) => {
+    await ctx.mcpReq.notify({ method: 'notifications/message', params: { level: 'info', data: `counting down from ${from}` } });
+    const progressToken = ctx.mcpReq._meta?.progressToken;
+    for (let n = 1; n <= from && progressToken !== undefined; n += 1) {
+      await ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken, progress: n, total: from } });
     }
     return { content: [{ type: 'text', text: 'liftoff' }] };
   });
-  server.registerTool('echo', { description: 'Says it back', inputSchema: { text: z.string() } }, ({ text }) => ({ content: [{ type: 'text', text }] }));
-  const transport = new StreamableHTTPServerTransport({
-    sessionIdGenerator: () => randomUUID(),
-    onsessioninitialized: (id) => sessions.set(id, transport),
-    onsessionclosed: (id) => {
-      endedSession = id;
-      sessions.delete(id);
-    },
-  });
-  return { server, transport };
+  server.registerTool('echo', { description: 'Says it back', inputSchema: z.object({ text: z.string() }) }, ({ text }) => ({ content: [{ type: 'text', text }] }));
+  return server;
 }
 
-const http = createServer(async (req, res) => {
-  open.add(res);
-  res.on('close', () => open.delete(res));
-  const chunks = [];
-  for await (const chunk of req) chunks.push(chunk);
-  const body = chunks.length === 0 ? undefined : JSON.parse(Buffer.concat(chunks).toString('utf8'));
-  const sessionId = req.headers['mcp-session-id'];
-  let transport = sessionId === undefined ? undefined : sessions.get(sessionId);
-  if (transport === undefined && body?.method === 'initialize') {
-    const created = newSession();
-    await created.server.connect(created.transport);
-    transport = created.transport;
+// 2026-07-28: stateless. Every request is its own POST, answered by a fresh McpServer.
+function modernHandler() {
+  const handler = createMcpHandler(mcpServer, { legacy: 'reject' });
+  return { handle: toNodeHandler(handler), close: () => handler.close(), ended: () => undefined };
+}
+
+// 2025: stateful. `initialize` creates a session (a transport and an McpServer); DELETE ends it.
+function legacyHandler() {
+  const sessions = new Map();
+  let endedSession;
+  async function handle(req, res, body) {
+    const known = sessions.get(req.headers['mcp-session-id']);
+    if (known !== undefined) return known.handleRequest(req, res, body);
+    if (req.headers['mcp-session-id'] === undefined && body?.method === 'initialize') {
+      const transport = new NodeStreamableHTTPServerTransport({
+        sessionIdGenerator: () => randomUUID(),
+        onsessioninitialized: (id) => sessions.set(id, transport),
+        onsessionclosed: (id) => {
+          endedSession = id;
+          sessions.delete(id);
+        },
+      });
+      await mcpServer().connect(transport);
+      return transport.handleRequest(req, res, body);
+    }
+    // Anything else without a known session, such as the 2026 client's `server/discover` probe.
+    res.writeHead(400, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Bad Request: No valid session ID provided' } }));
   }
-  if (transport === undefined) {
-    res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32001, message: 'Session not found' } }));
-    return;
-  }
-  await transport.handleRequest(req, res, body);
-});
-await new Promise((resolve) => http.listen(0, '127.0.0.1', resolve));
-const url = `http://127.0.0.1:${http.address().port}/mcp`;
-console.log(`server: the official MCP SDK server (McpServer + StreamableHTTPServerTransport) on ${url}`);
+  const close = async () => {
+    for (const transport of sessions.values()) await transport.close();
+  };
+  return { handle, close, ended: () => endedSession };
+}
 
-// --- the client: the SDK's Client over AnswerTransport ----------------------------------------
-let bytesRead = 0;
-const countingFetch = async (input, init) => {
-  // Counts the body bytes the transport reads; nothing else changes.
-  const response = await fetch(input, init);
-  if (response.body === null) return response;
-  const counted = response.body.pipeThrough(new TransformStream({ transform(chunk, controller) { bytesRead += chunk.byteLength; controller.enqueue(chunk); } }));
-  return new Response(counted, { status: response.status, statusText: response.statusText, headers: response.headers });
-};
+// node:http in front of either: reads the body once, and keeps what the server saw.
+async function listen({ handle }) {
+  const seen = []; // "POST tools/call → 200", in arrival order
+  const open = new Set(); // responses not yet finished or closed
+  const http = createServer(async (req, res) => {
+    open.add(res);
+    res.on('close', () => open.delete(res));
+    const chunks = [];
+    for await (const chunk of req) chunks.push(chunk);
+    const body = chunks.length === 0 ? undefined : JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    const line = { method: req.method, rpc: body?.method, headers: req.headers, status: undefined };
+    seen.push(line);
+    res.on('finish', () => (line.status = res.statusCode));
+    await handle(req, res, body);
+  });
+  await new Promise((resolve) => http.listen(0, '127.0.0.1', resolve));
+  const stop = async () => {
+    http.closeAllConnections();
+    await new Promise((resolve) => http.close(resolve));
+  };
+  return { url: `http://127.0.0.1:${http.address().port}/mcp`, seen, open, stop };
+}
 
-const transport = new AnswerTransport(url, { fetch: countingFetch, timeoutMs: 10_000 });
-const client = new Client({ name: 'demo-client', version: '1.0.0' });
-await client.connect(transport);
-const sdkOnmessage = transport.onmessage;
-transport.onmessage = (message) => {
-  if ('method' in message) console.log(`  passed over: ${message.method} ${JSON.stringify(message.params)}`);
-  sdkOnmessage?.(message);
-};
-console.log(`client: connected through AnswerTransport; protocol ${transport.protocolVersion}, session ${transport.sessionId}`);
+// --- the client: the same code for both servers -------------------------------------------------
+async function demo(label, { describe, handler }) {
+  const say = (who, text) => console.log(`[${label}] ${who}: ${text}`);
+  const server = await listen(handler);
+  say('server', `${describe} on ${server.url}`);
 
-const { tools } = await client.listTools();
-console.log(`client: tools: ${tools.map((tool) => tool.name).join(', ')}`);
+  const transport = new AnswerTransport(server.url, { timeoutMs: 10_000 });
+  const client = new Client({ name: 'demo-client', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
+  await client.connect(transport);
+  const version = client.getNegotiatedProtocolVersion();
+  say('client', `connected through AnswerTransport (versionNegotiation 'auto'): protocol ${version}, ${transport.sessionId === undefined ? 'no session' : `session ${transport.sessionId}`}`);
+  const sdkOnmessage = transport.onmessage;
+  transport.onmessage = (message, extra) => {
+    if ('method' in message) say('client', `  passed over: ${message.method} ${JSON.stringify(message.params)}`);
+    sdkOnmessage?.(message, extra);
+  };
 
-console.log('client: calling countdown {from: 3}');
-bytesRead = 0;
-const started = performance.now();
-const progress = [];
-const result = await client.callTool({ name: 'countdown', arguments: { from: 3 } }, undefined, {
-  onprogress: ({ progress: n, total }) => progress.push(`${n}/${total}`),
-});
-const elapsed = performance.now() - started;
-console.log(`client: onprogress saw ${progress.join(', ')}`);
-console.log(`answer: ${JSON.stringify(result)}`);
-console.log(`client: ${bytesRead} body bytes read in ${elapsed.toFixed(1)} ms`);
-// The server learns of the end a moment after the client does: wait for it, up to a second.
-for (let waited = 0; open.size > 0 && waited < 1000; waited += 10) await new Promise((resolve) => setTimeout(resolve, 10));
-console.log(`server: responses still open after the answer: ${open.size} — the client holds no stream`);
+  const { tools } = await client.listTools();
+  say('client', `tools: ${tools.map((tool) => tool.name).join(', ')}`);
+  say('client', 'calling countdown {from: 3}');
+  const progress = [];
+  const result = await client.callTool({ name: 'countdown', arguments: { from: 3 } }, {
+    onprogress: ({ progress: n, total }) => progress.push(`${n}/${total}`),
+  });
+  say('client', `onprogress saw ${progress.join(', ')}`);
+  say('client', `answer: ${JSON.stringify(result)}`);
 
-await client.close();
-console.log(`server: DELETE ended session ${endedSession}`);
-http.closeAllConnections();
-await new Promise((resolve) => http.close(resolve));
-if (progress.length !== 3 || endedSession === undefined) process.exitCode = 1;
+  const call = server.seen.find((request) => request.rpc === 'tools/call');
+  const header = (name) => call.headers[name] ?? '(none)';
+  say('server', `the tools/call POST carried MCP-Protocol-Version ${header('mcp-protocol-version')}, Mcp-Method ${header('mcp-method')}, Mcp-Name ${header('mcp-name')}, Mcp-Session-Id ${header('mcp-session-id')}`);
+  // The server learns of the end a moment after the client does: wait for it, up to a second.
+  for (let waited = 0; server.open.size > 0 && waited < 1000; waited += 10) await new Promise((resolve) => setTimeout(resolve, 10));
+  say('server', `responses still open after the answer: ${server.open.size} — the client holds no stream`);
+
+  await client.close();
+  const ended = handler.ended();
+  say('server', ended === undefined ? 'nothing to end: no session was issued' : `DELETE ended session ${ended}`);
+  say('server', `saw ${server.seen.map((request) => `${request.method}${request.rpc === undefined ? '' : ` ${request.rpc}`} → ${request.status}`).join(', ')}`);
+  await handler.close();
+  await server.stop();
+  return { version, progress, session: transport.sessionId, ended };
+}
+
+const modern = await demo('2026-07-28', { describe: 'the v2 MCP SDK server, stateless (createMcpHandler, 2026-07-28 only)', handler: modernHandler() });
+const legacy = await demo('2025-11-25', { describe: 'the v2 MCP SDK server, stateful (NodeStreamableHTTPServerTransport, sessions)', handler: legacyHandler() });
+const ok = modern.version === '2026-07-28' && modern.progress.length === 3 && modern.ended === undefined
+  && legacy.version === '2025-11-25' && legacy.progress.length === 3 && legacy.ended !== undefined;
+if (!ok) process.exitCode = 1;

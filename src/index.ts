@@ -77,6 +77,8 @@ export { decodeMcpHeaderValue, encodeMcpHeaderValue } from './client/mcp-header-
 
 export { AnswerTransport } from './client/answer-transport.js';
 export type { AnswerTransportOptions, AnswerTransportSendOptions, TransportMessage } from './client/answer-transport.js';
+export type { AuthProvider, UnauthorizedContext } from './client/auth-provider.js';
+export type { AuthChallenge } from './vocabulary/www-authenticate.js';
 
 export { AnswerError, isAnswerError } from './vocabulary/errors.js';
 export type { AnswerDetail, AnswerErrorCode, AnswerErrorOptions, MalformedReason, NoAnswerReason } from './vocabulary/errors.js';

@@ -4,7 +4,7 @@
  * @module
  */
 
-import type { FetchFunction, JsonRpcMessage, JsonValue } from '../index.js';
+import type { AuthProvider, FetchFunction, JsonRpcMessage, JsonValue } from '../index.js';
 
 /** The settings of the exchanges one command makes. */
 export interface ExchangeSettings {
@@ -17,6 +17,8 @@ export interface ExchangeSettings {
   readonly onMessage?: ((message: JsonRpcMessage) => void) | undefined;
   /** The `fetch` to use; the global one when absent. */
   readonly fetch?: FetchFunction | undefined;
+  /** `--bearer-token-env`: the token on every request, the DELETE too. */
+  readonly authProvider?: AuthProvider | undefined;
   /** The CLI's version, sent in its client info. */
   readonly clientVersion: string;
 }
@@ -33,8 +35,26 @@ export function postOptions(settings: ExchangeSettings, headers: Headers): {
   maxBytes: number | undefined;
   onMessage: ((message: JsonRpcMessage) => void) | undefined;
   fetch: FetchFunction | undefined;
+  authProvider: AuthProvider | undefined;
 } {
-  return { headers, timeoutMs: settings.timeoutMs, maxBytes: settings.maxBytes, onMessage: settings.onMessage, fetch: settings.fetch };
+  return {
+    headers,
+    timeoutMs: settings.timeoutMs,
+    maxBytes: settings.maxBytes,
+    onMessage: settings.onMessage,
+    fetch: settings.fetch,
+    authProvider: settings.authProvider,
+  };
+}
+
+/** The options of the DELETE that ends a session with these settings. */
+export function deleteOptions(settings: ExchangeSettings, headers: Headers): {
+  headers: Headers;
+  timeoutMs: number | undefined;
+  fetch: FetchFunction | undefined;
+  authProvider: AuthProvider | undefined;
+} {
+  return { headers, timeoutMs: settings.timeoutMs, fetch: settings.fetch, authProvider: settings.authProvider };
 }
 
 /** `value` as an object whose own fields can be read, or `undefined`. */

@@ -7,7 +7,7 @@
 import { endSession } from '../client/end-session.js';
 import { postJsonRpc, type JsonValue } from '../index.js';
 import { CommandFailed } from './command-failed.js';
-import { clientInfo, objectOf, postOptions, type ExchangeSettings } from './exchange-settings.js';
+import { clientInfo, deleteOptions, objectOf, postOptions, type ExchangeSettings } from './exchange-settings.js';
 
 /** The newest 2025-era version, which the CLI asks for unless a version is pinned. */
 export const LEGACY_PROTOCOL_VERSION = '2025-11-25';
@@ -62,7 +62,7 @@ export async function initialize(settings: ExchangeSettings, version: string, ex
  */
 export async function endLegacySession(settings: ExchangeSettings, headers: Headers, report: (text: string) => void = () => undefined): Promise<number | undefined> {
   try {
-    return await endSession(settings.url, { headers, timeoutMs: settings.timeoutMs, fetch: settings.fetch });
+    return await endSession(settings.url, deleteOptions(settings, headers));
   } catch (error) {
     report(`ending the session failed: ${error instanceof Error ? error.message : String(error)}`);
     return undefined;

@@ -8,6 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { isAnswerError } from '../index.js';
+import { bearerTokenFromEnv } from './bearer-token.js';
 import { call } from './call.js';
 import { events } from './events.js';
 import type { ExchangeSettings } from './exchange-settings.js';
@@ -86,6 +87,7 @@ async function run(argv: readonly string[]): Promise<void> {
         'max-bytes': { type: 'string' },
         'protocol-version': { type: 'string' },
         'no-initialize': { type: 'boolean' },
+        'bearer-token-env': { type: 'string' },
       });
       const [url, method, params, ...extra] = positionals;
       if (method === undefined) throw new UsageError('call needs a URL and a METHOD');
@@ -105,6 +107,7 @@ async function run(argv: readonly string[]): Promise<void> {
         header: { type: 'string', multiple: true },
         timeout: { type: 'string' },
         'max-bytes': { type: 'string' },
+        'bearer-token-env': { type: 'string' },
       });
       if (positionals.length > 1) throw new UsageError(`probe takes one URL, got an extra ${JSON.stringify(positionals[1])}`);
       await probe(exchangeSettings(values, parseUrl(positionals[0], 'probe needs a URL')));
@@ -117,11 +120,13 @@ async function run(argv: readonly string[]): Promise<void> {
   }
 }
 
-/** The options `call` and `probe` share: the endpoint, `--header`, `--timeout`, `--max-bytes`. */
+/** The options `call` and `probe` share: the endpoint, `--header`, `--timeout`, `--max-bytes`, `--bearer-token-env`. */
 function exchangeSettings(values: Record<string, unknown>, url: URL): ExchangeSettings {
+  const headers = parseHeaders(values['header'] as string[] | undefined);
   return {
     url,
-    headers: parseHeaders(values['header'] as string[] | undefined),
+    headers,
+    authProvider: bearerTokenFromEnv(values['bearer-token-env'] as string | undefined, headers),
     timeoutMs: parseTimeout(values['timeout'] as string | undefined),
     maxBytes: parseMaxBytes(values['max-bytes'] as string | undefined),
     clientVersion: version(),

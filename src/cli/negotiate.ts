@@ -8,7 +8,7 @@
 
 import { eraOf, MODERN_PROTOCOL_VERSION, postJsonRpc } from '../index.js';
 import { discoverAnswered, discoverFailed, type DiscoverOutcome } from './discover-outcome.js';
-import type { ExchangeSettings } from './exchange-settings.js';
+import { postOptions, type ExchangeSettings } from './exchange-settings.js';
 import { initialize, LEGACY_PROTOCOL_VERSION, type LegacySession } from './legacy-handshake.js';
 import { modernHeaders, modernRequest } from './modern-request.js';
 
@@ -74,10 +74,8 @@ export async function discover(settings: ExchangeSettings): Promise<DiscoverOutc
   const request = modernRequest(settings, 0, 'server/discover', undefined, MODERN_PROTOCOL_VERSION);
   try {
     const { answer, status } = await postJsonRpc(settings.url, request, {
-      headers: modernHeaders(settings.headers, request),
-      timeoutMs: settings.timeoutMs,
-      maxBytes: settings.maxBytes,
-      fetch: settings.fetch,
+      ...postOptions(settings, modernHeaders(settings.headers, request)),
+      onMessage: undefined, // the messages of a step the user did not ask for are not theirs
     });
     return discoverAnswered(answer, status);
   } catch (error) {

@@ -9,7 +9,7 @@
 import { endSession } from '../client/end-session.js';
 import { mimeEssence } from '../vocabulary/content-type.js';
 import { isAnswerError, type JsonValue, type McpEra } from '../index.js';
-import { objectOf, type ExchangeSettings } from './exchange-settings.js';
+import { deleteOptions, objectOf, type ExchangeSettings } from './exchange-settings.js';
 import { initialize, LEGACY_PROTOCOL_VERSION, type LegacySession } from './legacy-handshake.js';
 import { discover } from './negotiate.js';
 import { printJson } from './output.js';
@@ -156,14 +156,14 @@ async function accepts(settings: ExchangeSettings, version: string): Promise<boo
   } catch {
     return false;
   }
-  if (session.sessionId !== null) await endSession(settings.url, { headers: session.headers, timeoutMs: settings.timeoutMs, fetch: settings.fetch }).catch(() => undefined);
+  if (session.sessionId !== null) await endSession(settings.url, deleteOptions(settings, session.headers)).catch(() => undefined);
   return true;
 }
 
 /** Ends the session: 2xx is accepted; a 405 or another refusal is not. */
 async function deleteAccepted(settings: ExchangeSettings, session: LegacySession): Promise<boolean> {
   try {
-    const status = await endSession(settings.url, { headers: session.headers, timeoutMs: settings.timeoutMs, fetch: settings.fetch });
+    const status = await endSession(settings.url, deleteOptions(settings, session.headers));
     return status >= 200 && status <= 299;
   } catch (error) {
     if (isAnswerError(error) && error.code === 'http_status') return false;

@@ -7,7 +7,7 @@
 
 import { checkMcpHeaderParams, postJsonRpc, type JsonValue } from '../index.js';
 import { CommandFailed } from './command-failed.js';
-import { objectOf, type ExchangeSettings } from './exchange-settings.js';
+import { objectOf, postOptions, type ExchangeSettings } from './exchange-settings.js';
 import { modernHeaders, modernRequest } from './modern-request.js';
 
 /** Pages of `tools/list` read before giving up: a cursor that never ends stops here. */
@@ -25,10 +25,8 @@ export async function toolDefinition(settings: ExchangeSettings, name: string, v
   for (let page = 1; page <= MAX_TOOL_PAGES; page += 1) {
     const request = modernRequest(settings, `tools/list-${page}`, 'tools/list', cursor === undefined ? undefined : { cursor }, version);
     const { answer } = await postJsonRpc(settings.url, request, {
-      headers: modernHeaders(settings.headers, request),
-      timeoutMs: settings.timeoutMs,
-      maxBytes: settings.maxBytes,
-      fetch: settings.fetch,
+      ...postOptions(settings, modernHeaders(settings.headers, request)),
+      onMessage: undefined, // the messages of a step the user did not ask for are not theirs
     });
     const result = objectOf(answer?.['result']);
     const tools = result?.['tools'];

@@ -13,6 +13,7 @@ import { endSession } from './end-session.js';
 import { AnswerError, isAnswerError } from '../vocabulary/errors.js';
 import { emptyDetail } from './exchange-errors.js';
 import type { JsonRpcMessage } from '../vocabulary/json-rpc.js';
+import { checkAuthProvider, checkNoAuthorization, type AuthProvider } from './auth-provider.js';
 import { checkRedirect, postJsonRpc } from './post-json-rpc.js';
 import type { FetchFunction, RedirectPolicy } from './send-request.js';
 
@@ -33,6 +34,13 @@ export interface AnswerTransportOptions {
    * origin of the URL; `'error'`, none. See `postJsonRpc`'s option of the same name.
    */
   readonly redirect?: RedirectPolicy | undefined;
+  /**
+   * Bearer authentication for every request (each send, its resumptions, the closing DELETE), the
+   * shape of the MCP SDK v2's `AuthProvider`: `token()` before each, `onUnauthorized` awaited on
+   * a 401 and the request retried once. An OAuth provider is adapted to it first (see the auth
+   * guide). An `Authorization` in `headers` as well is a `TypeError`.
+   */
+  readonly authProvider?: AuthProvider | undefined;
 }
 
 /**
@@ -100,6 +108,9 @@ export interface AnswerTransportSendOptions {
  * - Each request has its own response stream (`hasPerRequestStream`): its `requestSignal` ends
  *   that exchange alone, which is the 2026-07-28 cancellation.
  * - `close()` aborts the sends in flight, ends a session with a DELETE, and calls `onclose` once.
+ * - With an `authProvider`, every request carries its bearer token, and a 401 is answered by its
+ *   `onUnauthorized` and one retry (see {@link AuthProvider}); a refusal rejects the send with
+ *   `http_status`, the server's challenge in `detail.challenge`.
  *
  * What it does not do: hold a standing stream — neither the 2025 standalone GET stream nor
  * 2026's `subscriptions/listen`, which `send` refuses (`unsupported_request`) — so server messages
@@ -135,12 +146,21 @@ export class AnswerTransport {
   constructor(url: string | URL, options: AnswerTransportOptions = {}) {
     if (typeof url !== 'string' && !(url instanceof URL)) throw invalid('url', 'a string or a URL', url);
     // Checked here, each read once, so that a bad option fails at construction, not at the first send.
-    const { fetch, headers, timeoutMs, maxBytes, resume, redirect } = optionsObject(options) as AnswerTransportOptions;
+    const { fetch, headers, timeoutMs, maxBytes, resume, redirect, authProvider } = optionsObject(options) as AnswerTransportOptions;
     if (fetch !== undefined && typeof fetch !== 'function') throw invalid('fetch', 'a function', fetch);
     if (resume !== undefined && typeof resume !== 'boolean') throw invalid('resume', 'a boolean', resume);
-    new Headers(headers); // throws TypeError for headers fetch would refuse
+    const checkedAuth = checkAuthProvider(authProvider);
+    checkNoAuthorization(new Headers(headers), checkedAuth, 'options.headers'); // new Headers throws TypeError for headers fetch would refuse
     this.#url = url;
-    this.#options = { fetch, headers, timeoutMs: checkTimeoutMs(timeoutMs), maxBytes: checkMaxBytes(maxBytes), resume, redirect: checkRedirect(redirect) };
+    this.#options = {
+      fetch,
+      headers,
+      timeoutMs: checkTimeoutMs(timeoutMs),
+      maxBytes: checkMaxBytes(maxBytes),
+      resume,
+      redirect: checkRedirect(redirect),
+      authProvider: checkedAuth,
+    };
   }
 
   /** The protocol version set by {@link AnswerTransport.setProtocolVersion}, if any. */
@@ -177,6 +197,7 @@ export class AnswerTransport {
         maxBytes: this.#options.maxBytes,
         resume: this.#options.resume,
         redirect: this.#options.redirect,
+        authProvider: this.#options.authProvider,
         signal: exchange.signal,
         onMessage: (passedOver) => this.#deliver(passedOver),
       });
@@ -231,6 +252,7 @@ export class AnswerTransport {
           headers: this.#headers(),
           timeoutMs: this.#options.timeoutMs,
           redirect: this.#options.redirect,
+          authProvider: this.#options.authProvider,
         });
       } catch (error) {
         this.#report(error);

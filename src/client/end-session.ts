@@ -7,7 +7,9 @@ import { checkTimeoutMs, startDeadline } from './deadline.js';
 import { isAnswerError } from '../vocabulary/errors.js';
 import { abortedError, emptyDetail, httpStatusError, requestFailedError } from './exchange-errors.js';
 import { globalFetch } from './post-json-rpc.js';
-import { sendRequest, type FetchFunction, type RedirectPolicy } from './send-request.js';
+import type { AuthProvider } from './auth-provider.js';
+import { sendAuthorized } from './authorized-request.js';
+import type { FetchFunction, RedirectPolicy } from './send-request.js';
 
 /** What {@link endSession} needs besides the URL. */
 export interface EndSessionOptions {
@@ -19,6 +21,8 @@ export interface EndSessionOptions {
   readonly timeoutMs?: number | undefined;
   /** Which redirects the DELETE follows, as `postJsonRpc`'s `redirect` (default `'same-origin'`). */
   readonly redirect?: RedirectPolicy | undefined;
+  /** Bearer authentication for the DELETE, as for the exchanges (a 401 retried once). */
+  readonly authProvider?: AuthProvider | undefined;
 }
 
 /**
@@ -32,8 +36,15 @@ export async function endSession(url: string | URL, options: EndSessionOptions):
   try {
     let response: Response;
     try {
-      const request = { method: 'DELETE', headers: options.headers } as const;
-      response = await sendRequest(options.fetch ?? globalFetch, url, request, deadline.signal, options.redirect ?? 'same-origin', 0);
+      const route = {
+        fetch: options.fetch ?? globalFetch,
+        url,
+        signal: deadline.signal,
+        redirect: options.redirect ?? 'same-origin',
+        maxBytes: 0,
+        authProvider: options.authProvider,
+      } as const;
+      response = await sendAuthorized(route, { method: 'DELETE', headers: options.headers });
     } catch (error) {
       if (deadline.signal.aborted) throw abortedError(deadline.signal, emptyDetail(0));
       if (isAnswerError(error)) throw error; // a redirect not followed

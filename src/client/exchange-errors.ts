@@ -9,6 +9,7 @@ import { mimeEssence } from '../vocabulary/content-type.js';
 import { describeValue } from '../vocabulary/describe-value.js';
 import { abortError, AnswerError, type AnswerDetail } from '../vocabulary/errors.js';
 import type { JsonRpcResponse } from '../vocabulary/json-rpc.js';
+import { authChallenge, type AuthChallenge } from '../vocabulary/www-authenticate.js';
 
 /** What had been read before any body: nothing. */
 export function emptyDetail(maxBytes: number, contentType: string | null = null): AnswerDetail {
@@ -52,21 +53,34 @@ export function lostRequestError(error: AnswerError): AnswerError {
   );
 }
 
-/** `http_status`: the server answered outside 2xx; `answer` is the JSON-RPC error it sent, if any. */
+/**
+ * `http_status`: the server answered outside 2xx; `answer` is the JSON-RPC error it sent, if any.
+ * A 401 or 403 carries its parsed `WWW-Authenticate` challenge in `detail.challenge`, and the
+ * message names its `error` (and `scope` for `insufficient_scope`).
+ */
 export function httpStatusError(
   response: Response,
   detail: AnswerDetail,
   answer: JsonRpcResponse | undefined,
   cause?: unknown,
+  note = '',
 ): AnswerError {
   const text = response.statusText === '' ? '' : ` ${response.statusText}`;
   const said = answer === undefined ? '' : `: ${describeRpcError(answer['error'])}`;
+  const challenge = response.status === 401 || response.status === 403 ? authChallenge(response.headers.get('www-authenticate')) : undefined;
   return new AnswerError(
     'http_status',
-    `the server answered HTTP ${response.status}${text}${said}`,
-    { ...detail, status: response.status, answer },
+    `the server answered HTTP ${response.status}${text}${describeChallenge(challenge)}${said}${note}`,
+    { ...detail, status: response.status, answer, ...(challenge === undefined ? {} : { challenge }) },
     cause === undefined ? {} : { cause },
   );
+}
+
+/** ` (Bearer error "insufficient_scope", scope "…")`: what a challenge says, quoted short. */
+function describeChallenge(challenge: AuthChallenge | undefined): string {
+  if (challenge?.error === undefined) return '';
+  const scope = challenge.error === 'insufficient_scope' && challenge.scope !== undefined ? `, scope ${describeValue(challenge.scope)}` : '';
+  return ` (${challenge.scheme.slice(0, 32)} error ${describeValue(challenge.error)}${scope})`;
 }
 
 /** The counts of the bodies read so far for one answer. */

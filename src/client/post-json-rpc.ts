@@ -15,7 +15,9 @@ import { mcpRequestHeaders } from './mcp-request-headers.js';
 import type { JsonRpcMessage, JsonRpcRequestId, JsonRpcResponse } from '../vocabulary/json-rpc.js';
 import { ACCEPT, readAnswer } from '../drivers/read-answer.js';
 import { readResumable } from './resume.js';
-import { sendRequest, type FetchFunction, type RedirectPolicy } from './send-request.js';
+import { checkAuthProvider, checkNoAuthorization, type AuthProvider } from './auth-provider.js';
+import { sendAuthorized } from './authorized-request.js';
+import type { FetchFunction, RedirectPolicy } from './send-request.js';
 
 export type { FetchFunction, RedirectPolicy } from './send-request.js';
 
@@ -62,6 +64,14 @@ export interface PostJsonRpcOptions {
    * resumes: that era has no resumption.
    */
   readonly resume?: boolean | undefined;
+  /**
+   * Bearer authentication, the shape of the MCP SDK v2's `AuthProvider`: `token()` before every
+   * request (the POST, each resumption GET), sent as `Authorization: Bearer <token>`; on a 401,
+   * `onUnauthorized` awaited and the request retried once, within the same deadline and byte
+   * cap. A second 401, or one with no `onUnauthorized`, is `http_status` with
+   * `detail.challenge`. An `Authorization` in `headers` as well is a `TypeError`.
+   */
+  readonly authProvider?: AuthProvider | undefined;
 }
 
 /** What {@link postJsonRpc} resolves with. */
@@ -106,6 +116,7 @@ export async function postJsonRpc(url: string | URL, message: object, options: P
   const body = JSON.stringify(message);
   const requestId = requestIdOf(message);
   const callerHeaders = new Headers(checked.headers);
+  checkNoAuthorization(callerHeaders, checked.authProvider, 'options.headers');
   const version = declaredProtocolVersion(message) ?? callerHeaders.get('mcp-protocol-version');
   const modern = eraOf(version) === 'modern';
   const headers = modern ? modernHeaders(message, callerHeaders, version) : new Headers(callerHeaders);
@@ -120,7 +131,8 @@ export async function postJsonRpc(url: string | URL, message: object, options: P
     if (signal.aborted) throw abortedError(signal, emptyDetail(checked.maxBytes));
     let response: Response;
     try {
-      response = await sendRequest(checked.fetch, url, { method: 'POST', headers, body }, signal, checked.redirect, checked.maxBytes);
+      const route = { fetch: checked.fetch, url, signal, redirect: checked.redirect, maxBytes: checked.maxBytes, authProvider: checked.authProvider };
+      response = await sendAuthorized(route, { method: 'POST', headers, body });
     } catch (error) {
       if (signal.aborted) throw abortedError(signal, emptyDetail(checked.maxBytes));
       if (isAnswerError(error)) throw error; // a redirect not followed
@@ -153,6 +165,7 @@ export async function postJsonRpc(url: string | URL, message: object, options: P
         onMessage: checked.onMessage,
         resume: checked.resume && !modern,
         redirect: checked.redirect,
+        authProvider: checked.authProvider,
       });
     } catch (error) {
       if (isAnswerError(error) && (error.code === 'stream_failed' || endedWithoutAnswer(error))) throw lost(error);
@@ -224,6 +237,7 @@ interface CheckedOptions {
   readonly onMessage: ((message: JsonRpcMessage) => void) | undefined;
   readonly resume: boolean;
   readonly redirect: RedirectPolicy;
+  readonly authProvider: AuthProvider | undefined;
 }
 
 /** Checks a `redirect` option; `undefined` is the default, `'same-origin'`. */
@@ -242,7 +256,7 @@ function checkOptions(url: unknown, message: unknown, options: PostJsonRpcOption
   if (typeof method === 'string' && typeof id === 'number' && !Number.isFinite(id)) {
     throw invalid('a request id', 'a string or a finite number', id);
   }
-  const { fetch, headers, timeoutMs, signal, maxBytes, onMessage, resume, redirect } = optionsObject(options) as PostJsonRpcOptions;
+  const { fetch, headers, timeoutMs, signal, maxBytes, onMessage, resume, redirect, authProvider } = optionsObject(options) as PostJsonRpcOptions;
   if (fetch !== undefined && typeof fetch !== 'function') throw invalid('fetch', 'a function', fetch);
   if (fetch === undefined && typeof globalThis.fetch !== 'function') throw new TypeError('there is no global fetch; pass options.fetch');
   // The same rule as readAnswer's: only a real signal, else an abort could be lost.
@@ -258,5 +272,6 @@ function checkOptions(url: unknown, message: unknown, options: PostJsonRpcOption
     onMessage,
     resume: resume ?? true,
     redirect: checkRedirect(redirect),
+    authProvider: checkAuthProvider(authProvider),
   };
 }

@@ -8,10 +8,12 @@
 import { mimeEssence } from '../vocabulary/content-type.js';
 import { wait } from './deadline.js';
 import { AnswerError, isAnswerError } from '../vocabulary/errors.js';
-import { abortedError, addBody, emptyDetail, endedWithoutAnswer, NO_BODIES, overBodies, type BodyTotals } from './exchange-errors.js';
+import { abortedError, addBody, emptyDetail, endedWithoutAnswer, httpStatusError, NO_BODIES, overBodies, type BodyTotals } from './exchange-errors.js';
 import type { JsonRpcMessage, JsonRpcRequestId, JsonRpcResponse } from '../vocabulary/json-rpc.js';
 import { readAnswer } from '../drivers/read-answer.js';
-import { sendRequest, type FetchFunction, type RedirectPolicy } from './send-request.js';
+import type { AuthProvider } from './auth-provider.js';
+import { sendAuthorized } from './authorized-request.js';
+import type { FetchFunction, RedirectPolicy } from './send-request.js';
 
 /** How long to wait before resuming when the stream set no `retry`. */
 export const DEFAULT_RETRY_MS = 1000;
@@ -39,6 +41,8 @@ export interface ResumableRead {
   readonly onMessage: ((message: JsonRpcMessage) => void) | undefined;
   /** Whether to resume at all. */
   readonly resume: boolean;
+  /** The exchange's bearer authentication, for every GET as for the POST. */
+  readonly authProvider: AuthProvider | undefined;
 }
 
 /**
@@ -120,14 +124,19 @@ export function lastEventIdHeader(id: string): string | undefined {
   return /^[ \t]|[ \t]$|[\0\r\n]/.test(value) ? undefined : value;
 }
 
-/** GETs the stream from `lastEventId` (a header value); `undefined` when the server does not offer it as an event stream. */
+/**
+ * GETs the stream from `lastEventId` (a header value); `undefined` when the server does not offer
+ * it as an event stream. A 401 or 403 (after the `authProvider`'s one retry) ends the exchange as
+ * `http_status` with its challenge: the caller has a credential to fix, not a stream to wait for.
+ */
 async function reconnect(read: ResumableRead, lastEventId: string, totals: BodyTotals): Promise<Response | undefined> {
   const headers = new Headers(read.headers);
   headers.set('accept', 'text/event-stream');
   headers.set('last-event-id', lastEventId);
   let response: Response;
   try {
-    response = await sendRequest(read.fetch, read.url, { method: 'GET', headers }, read.signal, read.redirect, read.maxBytes);
+    const route = { fetch: read.fetch, url: read.url, signal: read.signal, redirect: read.redirect, maxBytes: read.maxBytes, authProvider: read.authProvider };
+    response = await sendAuthorized(route, { method: 'GET', headers });
   } catch (error) {
     if (read.signal.aborted) throw abortedError(read.signal, { ...emptyDetail(read.maxBytes), ...totals });
     if (isAnswerError(error)) throw error; // a redirect not followed ends the exchange, as for the POST
@@ -135,5 +144,8 @@ async function reconnect(read: ResumableRead, lastEventId: string, totals: BodyT
   }
   if (response.ok && mimeEssence(response.headers.get('content-type')) === 'text/event-stream') return response;
   void response.body?.cancel().catch(() => undefined);
+  if (response.status === 401 || response.status === 403) {
+    throw httpStatusError(response, { ...emptyDetail(read.maxBytes, response.headers.get('content-type')), ...totals }, undefined, undefined, ' to the GET that resumes the stream');
+  }
   return undefined;
 }

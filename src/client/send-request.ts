@@ -57,9 +57,9 @@ export async function sendRequest(
     } catch (error) {
       pending = Promise.reject(error); // a fetch that throws instead of rejecting
     }
-    const response = await untilAborted(pending, signal);
+    const response = await untilAborted(pending, signal, release);
     if (!isRedirect(response)) return response;
-    void response.body?.cancel().catch(() => undefined);
+    release(response);
     const location = response.headers.get('location');
     const next = location === null ? undefined : resolve(location, target);
     const followed =
@@ -114,17 +114,15 @@ function redirectRefused(
 }
 
 /**
- * `pending`, or the signal's reason as soon as it aborts: a `fetch` that ignores its signal
- * cannot hold the exchange past its deadline. A response that comes after the abort is released.
+ * `pending`, or the signal's reason as soon as it aborts: a `fetch` (or an `authProvider`) that
+ * ignores the signal cannot hold the exchange past its deadline. A value that comes after the
+ * abort is given to `late` (a response is released there).
  */
-function untilAborted(pending: Promise<Response>, signal: AbortSignal): Promise<Response> {
+export function untilAborted<T>(pending: Promise<T>, signal: AbortSignal, late: (value: T) => void = () => undefined): Promise<T> {
   return new Promise((resolvePromise, reject) => {
     const onAbort = (): void => {
       reject(signal.reason);
-      pending.then(
-        (late) => void late.body?.cancel().catch(() => undefined),
-        () => undefined,
-      );
+      pending.then(late, () => undefined);
     };
     if (signal.aborted) {
       onAbort();
@@ -132,10 +130,10 @@ function untilAborted(pending: Promise<Response>, signal: AbortSignal): Promise<
     }
     signal.addEventListener('abort', onAbort, { once: true });
     pending.then(
-      (response) => {
+      (value) => {
         signal.removeEventListener('abort', onAbort);
-        if (signal.aborted) void response.body?.cancel().catch(() => undefined);
-        else resolvePromise(response);
+        if (signal.aborted) late(value);
+        else resolvePromise(value);
       },
       (error: unknown) => {
         signal.removeEventListener('abort', onAbort);
@@ -143,4 +141,9 @@ function untilAborted(pending: Promise<Response>, signal: AbortSignal): Promise<
       },
     );
   });
+}
+
+/** Releases a response that is not read. */
+export function release(response: Response): void {
+  void response.body?.cancel().catch(() => undefined);
 }

@@ -6,6 +6,7 @@
 
 import { describeValue } from './describe-value.js';
 import type { JsonRpcResponse } from './json-rpc.js';
+import type { AuthChallenge } from './www-authenticate.js';
 
 /** Why a finished input has no answer: no message at all, or messages but no response to the request. */
 export type NoAnswerReason = 'no_message' | 'no_response';
@@ -68,6 +69,12 @@ export interface AnswerDetail {
    * request with a new id. (That era has no resumption: a broken stream loses its request.)
    */
   readonly reissue?: boolean | undefined;
+  /**
+   * For `http_status` of a 401 or 403: the server's authentication challenge, parsed from its
+   * `WWW-Authenticate` (the `Bearer` one when it offers several), so that a caller can start its
+   * own flow from `resourceMetadata`, `scope` and `error` (`insufficient_scope` on a 403).
+   */
+  readonly challenge?: AuthChallenge | undefined;
 }
 
 /**

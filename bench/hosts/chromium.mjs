@@ -1,0 +1,35 @@
+// The portable figures in a page of headless Chromium (the build inside @sparticuz/chromium's
+// npm package, driven by playwright-core). The page and its module are served by request
+// interception: nothing goes to the network.
+import sparticuz from '@sparticuz/chromium';
+import { chromium } from 'playwright-core';
+import { portableBundle } from './bundle.mjs';
+
+const ORIGIN = 'http://bench.localhost';
+const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const PAGE = '<!doctype html><meta charset="utf-8"><title>sse-answer bench</title>';
+
+/** Measures in a fresh page; resolves with { runtime, figures }. */
+export async function measureInChromium({ rounds, seconds, only, timeoutMs }) {
+  const bundle = await portableBundle();
+  const browser = await chromium.launch({ executablePath: await sparticuz.executablePath(), args: FLAGS, timeout: timeoutMs });
+  try {
+    const page = await browser.newPage();
+    await page.route(`${ORIGIN}/**`, (route) => {
+      const { pathname } = new URL(route.request().url());
+      if (pathname === '/') return route.fulfill({ status: 200, contentType: 'text/html', body: PAGE });
+      if (pathname === '/portable.js') return route.fulfill({ status: 200, contentType: 'text/javascript', body: bundle });
+      return route.fulfill({ status: 404 });
+    });
+    await page.goto(`${ORIGIN}/`);
+    page.setDefaultTimeout(timeoutMs);
+    // A page's script runs in the foreground tab, on the main thread, as a user's would.
+    const result = await page.evaluate(async (settings) => {
+      const { measurePortable } = await import('/portable.js');
+      return measurePortable(settings);
+    }, { rounds, seconds, only });
+    return { runtime: `chromium ${browser.version()}`, ...result };
+  } finally {
+    await browser.close();
+  }
+}

@@ -1,0 +1,102 @@
+// The figures every runtime measures (Node, Chromium, workerd, Deno, Bun): the scanner against
+// eventsource-parser on each stream case, the scanner against the engine's own limit on the large
+// event, and the answer reducer against the scanner alone. Web globals only, no benny: timed by
+// performance.now() in paired rounds of alternating order, so a drift in the machine's speed
+// lands on both sides of a ratio.
+import { answer, answerEnd, answerStart } from '../dist/index.js';
+import { consume, consumed, readCeiling, readWithEventsourceParser, readWithScanner } from './portable-readers.mjs';
+import * as w from './workloads.mjs';
+
+/** The answer reducer over `chunks` of one event-stream answer, to its result. */
+function readWithAnswerReducer(chunks) {
+  let state = answerStart({ format: 'event-stream', requestId: 1 });
+  for (const chunk of chunks) {
+    const result = answer(state, chunk);
+    if (result.outcome !== undefined) return consume(result.outcome.answer.result.content[0].text);
+    state = result.state;
+  }
+  consume(answerEnd(state).outcome.answer.result.content[0].text);
+}
+
+/** Reads for `seconds` and returns reads a second. */
+function hz(read, seconds) {
+  const start = performance.now();
+  let count = 0;
+  do {
+    read();
+    count++;
+  } while (performance.now() - start < seconds * 1000);
+  return (count * 1000) / (performance.now() - start);
+}
+
+const median = (values) => {
+  const s = [...values].sort((x, y) => x - y);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+
+/** `a`'s throughput over `b`'s: the median of paired rounds, each round's order alternating. */
+function paired(a, b, rounds, seconds) {
+  a();
+  b();
+  const ratios = [];
+  for (let round = 0; round < rounds; round++) {
+    if (round % 2 === 0) {
+      const x = hz(a, seconds);
+      ratios.push(x / hz(b, seconds));
+    } else {
+      const y = hz(b, seconds);
+      ratios.push(hz(a, seconds) / y);
+    }
+  }
+  return { value: median(ratios), rounds: ratios };
+}
+
+const LARGE = 1 << 20;
+
+/** The stream cases of the Node suite, with the same chunk sizes. */
+const STREAMS = [
+  ['tokens', () => w.tokenEvents(), 1024],
+  ['mcp', () => w.mcpNotifications(), 1024],
+  ['utf8', () => w.utf8Events(), 1024],
+  ['keepalive', () => w.keepAliveEvents(), 1024],
+  ['crlf', () => w.crlfEvents(), 1024],
+  ['large', () => w.oneLargeEvent(LARGE), 16 * 1024],
+  ['drip', () => w.oneLargeEvent(200_000), 1],
+];
+
+/** An event-stream answer whose result carries `size` bytes of text. */
+function answerBody(size) {
+  return w.encode(`event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: 'y'.repeat(size) }] } })}\n\n`);
+}
+
+/**
+ * Every figure, as `{ id, value, rounds }`; `only` (a substring of an id) measures some. An id
+ * reads `<case>.<a>/<b>`: a's throughput over b's, so `scanner/answer` is what the answer reducer
+ * costs as a multiple of the scanner alone.
+ */
+export function measurePortable({ rounds, seconds, only }) {
+  const wanted = (id) => only === undefined || id.includes(only);
+  const figures = [];
+  for (const [name, text, size] of STREAMS) {
+    const id = `${name}.scanner/eventsource-parser`;
+    if (!wanted(id) && !(name === 'large' && wanted('large.scanner/ceiling'))) continue;
+    const bytes = w.encode(text());
+    const chunks = w.chunked(bytes, size);
+    if (wanted(id)) figures.push({ id, ...paired(() => readWithScanner(chunks), () => readWithEventsourceParser(chunks), rounds, seconds) });
+    if (name === 'large' && wanted('large.scanner/ceiling')) {
+      // The engine's own limit: the event's bytes decoded into one fresh string, nothing else.
+      const data = bytes.slice(6, 6 + LARGE);
+      figures.push({ id: 'large.scanner/ceiling', ...paired(() => readWithScanner(chunks), () => readCeiling(data), rounds, seconds) });
+    }
+  }
+  if (wanted('answer-1mib.scanner/answer')) {
+    const chunks = w.chunked(answerBody(LARGE), 16 * 1024);
+    figures.push({ id: 'answer-1mib.scanner/answer', ...paired(() => readWithScanner(chunks), () => readWithAnswerReducer(chunks), rounds, seconds) });
+  }
+  if (wanted('answer-drip.scanner/answer')) {
+    const chunks = w.chunked(answerBody(200_000), 1);
+    figures.push({ id: 'answer-drip.scanner/answer', ...paired(() => readWithScanner(chunks), () => readWithAnswerReducer(chunks), rounds, seconds) });
+  }
+  return { figures, sink: consumed() === -1 };
+}

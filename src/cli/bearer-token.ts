@@ -1,0 +1,36 @@
+/**
+ * `--bearer-token-env NAME`: the bearer token of a command, read from the environment variable
+ * `NAME` — never from the command line, where it would sit in the shell history and the process
+ * list — and given to the exchanges as their `authProvider`. The token is never printed: no
+ * message here quotes it, and the exchange quotes none.
+ * @module
+ */
+
+import type { AuthProvider } from '../index.js';
+import { UsageError } from './usage-error.js';
+
+/** A portable environment variable name. */
+const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** What a bearer token may hold: visible ASCII, no spaces (RFC 6750 `b64token` is a subset). */
+const TOKEN = /^[\x21-\x7e]+$/;
+
+/**
+ * The `authProvider` for `--bearer-token-env NAME`, or `undefined` without the option. The
+ * variable is read once, here, so that a missing or unusable token is bad usage before anything
+ * is sent.
+ * @throws UsageError for a bad name, an unset or empty variable, a value that is not a token,
+ *   or an `Authorization` given with `--header` as well.
+ */
+export function bearerTokenFromEnv(name: string | undefined, headers: Headers, env: NodeJS.ProcessEnv = process.env): AuthProvider | undefined {
+  if (name === undefined) return undefined;
+  if (!NAME.test(name)) throw new UsageError(`--bearer-token-env takes the name of an environment variable (letters, digits, _), got ${JSON.stringify(name.slice(0, 64))}`);
+  if (headers.has('authorization')) throw new UsageError('--bearer-token-env and --header Authorization: give one or the other');
+  const token = env[name];
+  if (token === undefined || token === '') throw new UsageError(`--bearer-token-env: the environment variable ${name} is not set, or empty`);
+  if (!TOKEN.test(token)) {
+    const hint = /^bearer\s/i.test(token) ? ': set the token alone, without "Bearer "' : ' (visible ASCII characters, no spaces)';
+    throw new UsageError(`--bearer-token-env: the environment variable ${name} does not hold a bearer token${hint}`);
+  }
+  return { token: async () => token };
+}
