@@ -311,24 +311,33 @@ describe('the 2026-07-28 era through the CLI', () => {
 interface Scripted {
   url: string;
   methods: string[];
+  /** The headers of each request, in order. */
+  headers: Record<string, string | string[] | undefined>[];
   discover: { status: number; body: string };
+  /** `tools/list` pages: the tools of page N, reached by the cursor `pN`. */
+  toolPages: unknown[][];
   close(): Promise<void>;
 }
 
 async function scriptedServer(): Promise<Scripted> {
-  const scripted: Scripted = { url: '', methods: [], discover: { status: 404, body: '' }, close: async () => undefined };
+  const scripted: Scripted = { url: '', methods: [], headers: [], discover: { status: 404, body: '' }, toolPages: [], close: async () => undefined };
   const http: Server = createServer((req, res) => {
     let text = '';
     req.setEncoding('utf8');
     req.on('data', (chunk: string) => (text += chunk));
     req.on('end', () => {
-      const message = text === '' ? {} : (JSON.parse(text) as { method?: string; id?: unknown });
+      const message = text === '' ? {} : (JSON.parse(text) as { method?: string; id?: unknown; params?: { cursor?: string } });
       scripted.methods.push(`${req.method ?? ''} ${message.method ?? ''}`.trim());
+      scripted.headers.push(req.headers);
       const json = (status: number, body: unknown): void => {
         res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
       };
       if (message.method === 'server/discover') {
         res.writeHead(scripted.discover.status, scripted.discover.body === '' ? {} : { 'content-type': 'application/json' }).end(scripted.discover.body);
+      } else if (message.method === 'tools/list') {
+        const page = message.params?.cursor === undefined ? 0 : Number(message.params.cursor.slice(1));
+        const more = page + 1 < scripted.toolPages.length ? { nextCursor: `p${page + 1}` } : {};
+        json(200, { jsonrpc: '2.0', id: message.id, result: { tools: scripted.toolPages[page] ?? [], ...more } });
       } else if (message.method === 'initialize') {
         json(200, { jsonrpc: '2.0', id: message.id, result: { protocolVersion: '2025-11-25', capabilities: {}, serverInfo: { name: 'scripted', version: '1' } } });
       } else if (message.id === undefined) {
@@ -400,5 +409,61 @@ describe('which refusal of server/discover falls back to initialize', () => {
     scripted.discover = { status: 400, body: rpcError(-32020) };
     const { stdout } = await run(['call', scripted.url, 'ping']);
     expect(JSON.parse(stdout)).toMatchObject({ error: { code: -32020 } });
+  });
+});
+
+describe('a 2026 tools/call reads the tool from tools/list', () => {
+  let scripted: Scripted;
+  const discovered = JSON.stringify({ jsonrpc: '2.0', id: 0, result: { supportedVersions: ['2026-07-28'], capabilities: { tools: {} } } });
+  const tool = (name: string, header: string): unknown => ({
+    name,
+    inputSchema: { type: 'object', properties: { region: { type: 'string', 'x-mcp-header': header } } },
+  });
+  beforeAll(async () => {
+    scripted = await scriptedServer();
+    scripted.discover = { status: 200, body: discovered };
+  });
+  afterAll(() => scripted.close());
+
+  test('page by page until the tool is found: its Mcp-Param-* on the call', async () => {
+    scripted.toolPages = [[tool('other', 'Other')], [tool('wanted', 'Region')], [tool('later', 'Later')]];
+    scripted.methods.length = 0;
+    scripted.headers.length = 0;
+    const { code, stderr } = await run(['call', scripted.url, 'tools/call', '{"name":"wanted","arguments":{"region":"eu-1"}}']);
+    expect(code, stderr).toBe(0);
+    expect(scripted.methods).toEqual(['POST server/discover', 'POST tools/list', 'POST tools/list', 'POST tools/call']);
+    expect(scripted.headers.at(-1)!['mcp-param-region']).toBe('eu-1');
+    expect(scripted.headers.at(-1)!['mcp-name']).toBe('wanted');
+  });
+
+  test('a tool the server does not list is called without Mcp-Param-*', async () => {
+    scripted.toolPages = [[tool('other', 'Other')]];
+    scripted.methods.length = 0;
+    scripted.headers.length = 0;
+    const { code } = await run(['call', scripted.url, 'tools/call', '{"name":"unlisted","arguments":{"region":"eu-1"}}']);
+    expect(code).toBe(0);
+    expect(scripted.methods).toEqual(['POST server/discover', 'POST tools/list', 'POST tools/call']);
+    expect(Object.keys(scripted.headers.at(-1)!).filter((name) => name.startsWith('mcp-param-'))).toEqual([]);
+  });
+
+  test('a tool whose x-mcp-header is invalid is not called: exit 1, one failure line that names the reason', async () => {
+    scripted.toolPages = [[tool('broken', 'Not A Token')]];
+    scripted.methods.length = 0;
+    const { code, stdout, stderr } = await run(['call', scripted.url, 'tools/call', '{"name":"broken","arguments":{"region":"eu-1"}}']);
+    expect(code).toBe(1);
+    expect(stdout).toBe('');
+    expect(eraLine(stderr)).toBe(MODERN_NEGOTIATED);
+    expect(ownLines(stderr)).toHaveLength(1);
+    expect(ownLines(stderr)[0]).toMatch(/^sse-answer: the server's tool "broken" has invalid x-mcp-header annotations \(.+\): a 2026-07-28 client excludes it/);
+    expect(scripted.methods).toEqual(['POST server/discover', 'POST tools/list']);
+  });
+
+  test('array params in the 2026 era: bad usage, before anything is said of the era', async () => {
+    scripted.methods.length = 0;
+    const { code, stderr } = await run(['call', scripted.url, 'ping', '[1]']);
+    expect(code).toBe(2);
+    expect(stderr.trim().split('\n')).toHaveLength(1);
+    expect(stderr).toContain('PARAMS_JSON must be a JSON object in the 2026-07-28 era');
+    expect(scripted.methods).toEqual(['POST server/discover']);
   });
 });

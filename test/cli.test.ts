@@ -147,6 +147,12 @@ describe('bad usage: exit 2, one clear line, no stack trace', () => {
     [['call', 'http://127.0.0.1:1/mcp', 'm', '42']],
     [['call', 'http://127.0.0.1:1/mcp', 'm', '--header', 'no-colon']],
     [['call', 'http://127.0.0.1:1/mcp', 'm', '--timeout', '-5']],
+    [['call', 'http://127.0.0.1:1/mcp', 'm', '--protocol-version', 'latest']],
+    [['call', 'http://127.0.0.1:1/mcp', 'm', '[1]', '--protocol-version', '2026-07-28']],
+    [['probe']],
+    [['probe', 'not a url']],
+    [['probe', 'http://127.0.0.1:1/mcp', 'extra']],
+    [['probe', 'http://127.0.0.1:1/mcp', '--no-initialize']],
   ])('%j', async (args) => {
     const { code, stdout, stderr } = await run(args);
     expect(code).toBe(2);

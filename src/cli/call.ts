@@ -24,12 +24,15 @@ const REQUEST_ID = 1;
 /** Runs the call; a session the negotiation opened is ended on every exit. */
 export async function call(command: CallCommand): Promise<void> {
   const negotiated = await negotiate(command, command);
+  // Built before the era line: array params, which have no place for _meta, are bad usage alone.
+  const modern = negotiated.era === 'modern'
+    ? { version: negotiated.version, request: modernRequest(command, REQUEST_ID, command.method, command.params, negotiated.version) }
+    : undefined;
   printNote(negotiatedLine(negotiated));
   try {
-    if (negotiated.era === 'modern') {
-      const { version } = negotiated;
-      const request = modernRequest(command, REQUEST_ID, command.method, command.params, version);
+    if (modern !== undefined) {
       // Mcp-Param-* need the tool's definition: a conforming client sends them on every call.
+      const { version, request } = modern;
       const name = command.method === 'tools/call' ? (request.params as { name?: unknown }).name : undefined;
       const tool = typeof name === 'string' ? await toolDefinition(command, name, version) : undefined;
       const { answer } = await postJsonRpc(command.url, request, postOptions(command, modernHeaders(negotiated.headers, request, tool)));
@@ -43,4 +46,3 @@ export async function call(command: CallCommand): Promise<void> {
     if (negotiated.session?.sessionId != null) await endLegacySession(command, negotiated.session.headers, printFailure);
   }
 }
-
