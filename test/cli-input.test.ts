@@ -1,7 +1,7 @@
-// The CLI's inputs under hostile shapes (issue 16, rule 7): the sniffing of a body's format holds
-// no more than --max-bytes and a chunk, whatever the body; an input that cannot be read — missing,
-// a directory, no permission, a read error at the start or mid-way — is exit 1 and one line on
-// every path (read with and without --content-type, events). The built CLI runs as a process;
+// The CLI's inputs under hostile shapes (issue 16, rule 7): the sniffing of a body's format, and
+// events, hold no more than --max-bytes and a chunk, whatever the body; an input that cannot be
+// read — missing, a directory, no permission, a read error at the start or mid-way — is exit 1
+// and one line on every path (read with and without --content-type, events). The built CLI runs as a process;
 // the mid-way read error, which no real file gives on cue, is injected under `open` in-process.
 import { execFile, spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
@@ -143,6 +143,34 @@ describe('sniffing the format holds no more than --max-bytes and a chunk', () =>
     const { code, stderr } = await run(['read', path, '--max-bytes', '1000']);
     expect(code).toBe(EXIT_CODES.budget_exceeded);
     expect(stderr.trim().split('\n')).toHaveLength(1);
+  });
+});
+
+describe('events holds no more than --max-bytes and a chunk', () => {
+  const limit = 256 * 1024 * 1024;
+
+  test.each([
+    ['--max-bytes 1000', ['--max-bytes', '1000'], 8 * 1024 * 1024],
+    ['the default, 16 MiB as read\'s', [], 24 * 1024 * 1024],
+  ])('one endless line on stdin, %s: budget_exceeded, the rest never read', async (_, cap, most) => {
+    const { code, stderr, written } = await feed(['events', ...cap], new Uint8Array(64 * 1024).fill(0x78), limit);
+    expect(code).toBe(EXIT_CODES.budget_exceeded);
+    expect(stderr.trim().split('\n')).toHaveLength(1);
+    expect(stderr).toMatch(/^sse-answer: budget_exceeded: the event stream went past maxBytes/);
+    expect(written).toBeLessThan(most);
+  }, 30_000);
+
+  test('a stream of exactly the cap passes; one byte more prints the events within it, then budget_exceeded', async () => {
+    const path = join(dir, 'two.sse');
+    const text = 'data: a\n\ndata: b\n\n';
+    writeFileSync(path, text);
+    const exact = await run(['events', path, '--max-bytes', String(text.length)]);
+    expect([exact.code, exact.stdout.trim().split('\n').length]).toEqual([0, 2]);
+    const over = await run(['events', path, '--max-bytes', String(text.length - 1)]);
+    expect(over.code).toBe(EXIT_CODES.budget_exceeded);
+    // The second event lost its closing blank line to the cap: not printed, though at the end.
+    expect(over.stdout.trim().split('\n').map((line) => JSON.parse(line) as unknown)).toEqual([{ type: 'message', data: 'a', lastEventId: '' }]);
+    expect(over.stderr.trim().split('\n')).toHaveLength(1);
   });
 });
 

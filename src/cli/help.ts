@@ -17,9 +17,10 @@ Usage:
       Without --content-type, a body whose first non-blank character is { or [ is JSON,
       any other an event stream. --request-id is read as JSON when it parses (1 is the
       number, '"1"' the string), else as a string.
-  sse-answer events [FILE|-]
+  sse-answer events [FILE|-] [--max-bytes N]
       The scanned events as NDJSON, one {type, data, lastEventId} a line. A final event
-      cut off at the end is still dispatched, as readAnswer does.
+      cut off at the end is still dispatched, as readAnswer does. Past --max-bytes
+      (default 16 MiB, as read's) it stops with budget_exceeded.
   sse-answer call URL METHOD [PARAMS_JSON] [--header K:V]... [--timeout MS] [--max-bytes N]
                   [--protocol-version V] [--no-initialize] [--bearer-token-env NAME]
       Sends one request and prints its answer (the whole JSON-RPC response). The era is

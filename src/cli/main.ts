@@ -75,9 +75,9 @@ async function run(argv: readonly string[]): Promise<void> {
       return;
     }
     case 'events': {
-      const { positionals } = parse(rest, {});
+      const { values, positionals } = parse(rest, { 'max-bytes': { type: 'string' } });
       if (positionals.length > 1) throw new UsageError('events takes one FILE (or - for stdin)');
-      await events(positionals[0]);
+      await events(positionals[0], parseMaxBytes(values['max-bytes'] as string | undefined));
       return;
     }
     case 'call': {
