@@ -13,6 +13,8 @@ import { afterEach, describe, expect, test, vi } from 'vitest';
 import { EXIT_CODES } from '../src/cli/exit-codes.js';
 
 const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
+// Several CLI processes a test, on a machine other work shares: room beyond the 5 s default.
+vi.setConfig({ testTimeout: 30_000 });
 const dir = mkdtempSync(join(tmpdir(), 'sse-answer-cli-input-'));
 // Traversable by anyone, so a run as another user meets the file's own permission, not the directory's.
 chmodSync(dir, 0o755);

@@ -220,7 +220,7 @@ describe('sse-answer call against the official MCP server', () => {
 
   test('timeout: exit 7, and the session is still ended', async () => {
     const before = stateful.requests.length;
-    const { code, stderr } = await run(['call', stateful.url, 'tools/call', '{"name":"never","arguments":{}}', '--timeout', '300']);
+    const { code, stderr } = await run(['call', stateful.url, 'tools/call', '{"name":"never","arguments":{}}', '--timeout', '1000']);
     expect(code).toBe(EXIT_CODES.timeout);
     const { line, rest } = eraLine(stderr);
     expect(line).toBe(FELL_BACK);
