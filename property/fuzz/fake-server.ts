@@ -67,6 +67,9 @@ export type Reply =
   | { readonly kind: 'junk'; readonly value: JunkKind }
   | { readonly kind: 'abort-caller'; readonly reason: ReasonKind };
 
+/** A plain 200 JSON response, the base of a bare one. */
+const BARE: Extract<Reply, { kind: 'respond' }> = { kind: 'respond', delay: 0, status: 200, contentType: 'application/json', location: null, sessionId: null, retryAfter: null, body: null };
+
 /** Past the planned replies, every call is refused like this. */
 export const DEFAULT_REPLY: Reply = { kind: 'respond', delay: 0, status: 503, contentType: null, location: null, sessionId: null, retryAfter: null, body: null };
 
@@ -303,7 +306,6 @@ export function fakeServer(replies: readonly Reply[], requestId: number | string
       case 'string':
         return '{"jsonrpc":"2.0","id":1,"result":{}}';
       case 'response-like':
-        return { status: 200, ok: true, type: 'basic', headers: new Headers({ 'content-type': 'application/json' }), body: null, bodyUsed: false };
       case 'bare-response':
       case 'thenable-throws':
         return undefined; // handled by the caller: these are not promises at all
@@ -337,12 +339,21 @@ export function fakeServer(replies: readonly Reply[], requestId: number | string
         return settle(Promise.reject(new TypeError('fetch failed', { cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }) })));
       case 'junk': {
         if (reply.value === 'bare-response') {
-          const response = new Response(makeBody({ plan: { format: 'json', data: 'answer' }, keep: 1000, cuts: [], fault: { kind: 'none' }, cancel: 'ok' }, index).stream, {
-            headers: { 'content-type': 'application/json' },
-          });
+          // A Response itself, not a promise of one.
+          const response = makeResponse({ ...BARE, body: { plan: { format: 'json', data: 'answer' }, keep: 1000, cuts: [], fault: { kind: 'none' }, cancel: 'ok' } }, call, index);
           call.response = response;
           call.settled = true;
           return response as unknown as Promise<Response>;
+        }
+        if (reply.value === 'response-like') {
+          // Everything the exchange reads of a Response, on a plain object: a 200 without a body.
+          const value = { status: 200, ok: true, type: 'basic', headers: new Headers({ 'content-type': 'application/json' }), body: null, bodyUsed: false };
+          return settle(
+            Promise.resolve(value as unknown as Response).then((response) => {
+              call.response = response;
+              return response;
+            }),
+          );
         }
         if (reply.value === 'thenable-throws') {
           call.settled = true;

@@ -443,7 +443,9 @@ async function checkOnce(input: ExchangeInput): Promise<void> {
   const last = calls[calls.length - 1]!;
   const response = last.response;
   const reply = last.reply;
-  if (reply.kind === 'throw' || reply.kind === 'reject' || (reply.kind === 'junk' && last.method === 'POST')) {
+  // A fetch that resolves with a plain Response, or an object with all the exchange reads of one, has given a response.
+  const junk = reply.kind === 'junk' && reply.value !== 'bare-response' && reply.value !== 'response-like';
+  if (reply.kind === 'throw' || reply.kind === 'reject' || junk) {
     if (last.method === 'POST') ensure(error.code === 'stream_failed', () => `a POST whose fetch ${reply.kind === 'junk' ? `returned junk (${reply.value})` : reply.kind === 'throw' ? 'threw' : 'rejected'}: ${what()}`);
     return;
   }
