@@ -284,8 +284,7 @@ export function fakeServer(replies: readonly Reply[], requestId: number | string
       call.served = made.served;
     }
     const response = new Response(stream, { status: interim ? 200 : reply.status, headers });
-    if (interim) Object.defineProperty(response, 'status', { value: reply.status });
-    // A Response whose content type is unset gets one from a string body only; a stream body has none.
+    if (interim) Object.defineProperties(response, { status: { value: reply.status }, ok: { value: false } });
     return response;
   }
 

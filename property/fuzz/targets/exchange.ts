@@ -158,8 +158,78 @@ function replyArb(url: string): fc.Arbitrary<Reply> {
   );
 }
 
-const inputArb: fc.Arbitrary<ExchangeInput> = fc.constantFrom(...URLS).chain((url) =>
-  fc.record(
+/** A 200 event stream of events that start with `first`, maybe cut, reset or stalled. */
+function streamArb(first: fc.Arbitrary<EventPlan>): fc.Arbitrary<Reply> {
+  return fc
+    .record(
+      {
+        // Later events keep retries short: a long one would only run into the deadline.
+        events: fc.tuple(first, fc.array(eventArb.map((e) => (e.retry === '1000' ? { ...e, retry: '1' } : e)), { maxLength: 2 })).map(([e, rest]) => [e, ...rest]),
+        eol: fc.constantFrom<'\n' | '\r\n'>('\n', '\r\n'),
+        keep: fc.oneof({ weight: 3, arbitrary: fc.constant(1000) }, { weight: 1, arbitrary: fc.nat({ max: 1000 }) }),
+        fault: fc.oneof(
+          { weight: 4, arbitrary: fc.constant<BodySpec['fault']>({ kind: 'none' }) },
+          { weight: 1, arbitrary: fc.nat({ max: 3 }).map((at): BodySpec['fault'] => ({ kind: 'reset', at })) },
+        ),
+        contentType: fc.constantFrom(...SSE_TYPES),
+      },
+      { noNullPrototype: true },
+    )
+    .map(({ events, eol, keep, fault, contentType }): Reply => ({
+      kind: 'respond',
+      delay: 0,
+      status: 200,
+      contentType,
+      location: null,
+      sessionId: null,
+      retryAfter: null,
+      body: { plan: { format: 'event-stream', events, eol }, keep, cuts: [], fault, cancel: 'ok' },
+    }));
+}
+
+/** A priming event: an id and a short retry, before any data (the start of a resumable stream). */
+const primingArb: fc.Arbitrary<EventPlan> = fc.record(
+  { id: fc.constantFrom('e1', 'e2', '7', '\u00e9', '\u20ac'), retry: fc.constantFrom<string | null>('0', '2', '5', '1', null), data: fc.constantFrom<MessageKind>('priming', 'priming', 'notification') },
+  { noNullPrototype: true },
+);
+
+/** An event that answers, with an id of its own. */
+const answeringArb: fc.Arbitrary<EventPlan> = fc.record(
+  { id: fc.constantFrom<string | null>('e3', null), retry: fc.constant(null), data: fc.constantFrom<MessageKind>('answer', 'answer', 'error', 'other-id') },
+  { noNullPrototype: true },
+);
+
+/** A 307 or 308, most often within the origin. */
+function redirectArb(url: string): fc.Arbitrary<Reply> {
+  const u = new URL(url);
+  return fc
+    .record(
+      {
+        status: fc.constantFrom(307, 308),
+        location: fc.oneof({ weight: 3, arbitrary: fc.constantFrom('/moved', 'next', '', `${u.origin}/moved`) }, { weight: 1, arbitrary: fc.constantFrom(...locationsOf(url)) }),
+      },
+      { noNullPrototype: true },
+    )
+    .map(({ status, location }): Reply => ({ kind: 'respond', delay: 0, status, contentType: null, location, sessionId: null, retryAfter: null, body: null }));
+}
+
+/**
+ * The replies of one exchange: any at all; a resumable stream (a priming event, then the GETs'
+ * replies, often streams that answer); or redirects in a row before the rest.
+ */
+function repliesArb(url: string): fc.Arbitrary<Reply[]> {
+  const any = replyArb(url);
+  const resumption = fc.oneof({ weight: 2, arbitrary: streamArb(answeringArb) }, { weight: 1, arbitrary: streamArb(primingArb) }, { weight: 2, arbitrary: any });
+  return fc.oneof(
+    { weight: 3, arbitrary: fc.array(any, { minLength: 1, maxLength: 7 }) },
+    { weight: 3, arbitrary: fc.tuple(streamArb(primingArb), fc.array(resumption, { minLength: 1, maxLength: 4 })).map(([first, rest]) => [first, ...rest]) },
+    { weight: 1, arbitrary: fc.tuple(fc.array(redirectArb(url), { minLength: 1, maxLength: 6 }), fc.array(any, { minLength: 1, maxLength: 3 })).map(([r, rest]) => [...r, ...rest]) },
+  );
+}
+
+/** Any exchange: every option and every reply at random. */
+function anyExchangeArb(url: string): fc.Arbitrary<ExchangeInput> {
+  return fc.record(
     {
       era: fc.constantFrom<'legacy' | 'modern'>('legacy', 'modern'),
       kind: fc.constantFrom<'request' | 'notification'>('request', 'request', 'request', 'request', 'notification'),
@@ -173,14 +243,35 @@ const inputArb: fc.Arbitrary<ExchangeInput> = fc.constantFrom(...URLS).chain((ur
       signal: fc.oneof(
         { weight: 3, arbitrary: fc.constantFrom<SignalPlan>({ kind: 'none' }, { kind: 'given' }) },
         { weight: 1, arbitrary: reasonArb.map((reason): SignalPlan => ({ kind: 'pre-aborted', reason })) },
-        { weight: 2, arbitrary: fc.record({ kind: fc.constant('at' as const), ms: fc.nat({ max: 60 }), reason: reasonArb }, { noNullPrototype: true }) },
+        { weight: 1, arbitrary: fc.record({ kind: fc.constant('at' as const), ms: fc.nat({ max: 60 }), reason: reasonArb }, { noNullPrototype: true }) },
       ),
       onMessage: fc.boolean(),
-      replies: fc.array(replyArb(url), { minLength: 1, maxLength: 7 }),
+      replies: repliesArb(url),
     },
     { noNullPrototype: true },
-  ),
-);
+  );
+}
+
+/** A 2025-era request whose stream is resumable, with time and bytes to resume it: the GETs' paths. */
+function resumableExchangeArb(url: string): fc.Arbitrary<ExchangeInput> {
+  const resumption = fc.oneof({ weight: 3, arbitrary: streamArb(answeringArb) }, { weight: 1, arbitrary: streamArb(primingArb) }, { weight: 1, arbitrary: replyArb(url) });
+  return anyExchangeArb(url).chain((base) =>
+    fc
+      .record(
+        {
+          timeoutMs: fc.integer({ min: 20, max: 60 }),
+          signal: fc.oneof({ weight: 3, arbitrary: fc.constant<SignalPlan>({ kind: 'given' }) }, { weight: 1, arbitrary: fc.record({ kind: fc.constant('at' as const), ms: fc.nat({ max: 60 }), reason: reasonArb }, { noNullPrototype: true }) }),
+          replies: fc.tuple(streamArb(primingArb), fc.array(resumption, { minLength: 1, maxLength: 4 })).map(([first, rest]) => [first, ...rest]),
+        },
+        { noNullPrototype: true },
+      )
+      .map((over): ExchangeInput => ({ ...base, era: 'legacy', kind: 'request', resume: undefined, maxBytes: undefined, ...over })),
+  );
+}
+
+const inputArb: fc.Arbitrary<ExchangeInput> = fc
+  .constantFrom(...URLS)
+  .chain((url) => fc.oneof({ weight: 3, arbitrary: anyExchangeArb(url) }, { weight: 1, arbitrary: resumableExchangeArb(url) }));
 
 /** The message an input sends. */
 function messageOf(input: ExchangeInput): Record<string, unknown> {
