@@ -25,7 +25,7 @@ type SignalPlan =
   | { readonly kind: 'pre-aborted'; readonly reason: ReasonKind }
   | { readonly kind: 'at'; readonly ms: number; readonly reason: ReasonKind };
 
-interface ExchangeInput {
+export interface ExchangeInput {
   readonly era: 'legacy' | 'modern';
   readonly kind: 'request' | 'notification';
   readonly requestId: number | string;
@@ -320,17 +320,30 @@ export const exchangeTarget = defineTarget<ExchangeInput>({
   async: true,
   arbitrary: inputArb,
   async check(input) {
-    // A busy machine can pause any run past a deadline's slack; a late settlement is a finding only when every try is late.
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await checkOnce(input);
-        return;
-      } catch (error) {
-        if (!(error instanceof Late) || attempt === TRIES) throw error;
-      }
-    }
+    await checkExchange(input);
   },
 });
+
+/**
+ * Checks one exchange (see the module) and says how it ended: `answer`, `accepted` (a
+ * notification), or the error's code and reason, as `malformed_answer no_message`.
+ */
+export async function checkExchange(input: ExchangeInput): Promise<string> {
+  // A busy machine can pause any run past a deadline's slack; a late settlement is a finding only when every try is late.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await checkOnce(input);
+    } catch (error) {
+      if (!(error instanceof Late) || attempt === TRIES) throw error;
+    }
+  }
+}
+
+function outcomeOf(r: Result): string {
+  if (r.ok) return (r.value as { answer: unknown }).answer === undefined ? 'accepted' : 'answer';
+  if (!isAnswerError(r.error)) return 'not an AnswerError';
+  return r.error.reason === undefined ? r.error.code : `${r.error.code} ${r.error.reason}`;
+}
 
 /** A settlement past its deadline or its abort (see {@link TRIES}). */
 class Late extends Broken {}
@@ -338,7 +351,7 @@ class Late extends Broken {}
 /** Tries of an input that settled late, before it counts. */
 const TRIES = 3;
 
-async function checkOnce(input: ExchangeInput): Promise<void> {
+async function checkOnce(input: ExchangeInput): Promise<string> {
   if (!watching) {
     watching = true;
     process.on('unhandledRejection', (reason) => unhandled.push(reason));
@@ -491,6 +504,7 @@ async function checkOnce(input: ExchangeInput): Promise<void> {
     }
   });
 
+  const outcome = outcomeOf(r);
   // The outcome: an answer the server sent, or a documented code that the last reply explains.
   const callerReason: unknown = caller.signal.reason;
   if (r.ok) {
@@ -507,7 +521,7 @@ async function checkOnce(input: ExchangeInput): Promise<void> {
       ensure(from !== undefined, () => `resolved with ${show(value.answer)}, which no 2xx body sent`);
       ensure(jsonDifference((value.answer as { id?: unknown }).id, input.requestId) === undefined, () => `resolved with the answer to another id: ${show(value.answer)}`);
     }
-    return;
+    return outcome;
   }
   const error = r.error;
   ensure(isAnswerError(error), () => `${what()}: not an AnswerError`);
@@ -521,12 +535,12 @@ async function checkOnce(input: ExchangeInput): Promise<void> {
   if (error.code === 'aborted') {
     ensure(abortedAt !== undefined && abortedAt <= settledAt && !isTimeoutReason(callerReason), () => `aborted, but the caller's signal did not abort (or with a TimeoutError): ${what()}`);
     ensure(error.cause === callerReason, () => `aborted with another cause than the caller's reason: ${show(String(error.cause))}`);
-    return;
+    return outcome;
   }
   if (error.code === 'timeout') {
     const callerTimeout = abortedAt !== undefined && abortedAt <= settledAt && isTimeoutReason(callerReason) && error.cause === callerReason;
     ensure(callerTimeout || (elapsed >= input.timeoutMs - 1 && isTimeoutReason(error.cause)), () => `timeout after ${elapsed.toFixed(1)} ms of a ${input.timeoutMs} ms deadline, the caller's signal ${abortedAt === undefined ? 'not aborted' : 'aborted'}: ${what()}`);
-    return;
+    return outcome;
   }
   ensure(input.signal.kind !== 'pre-aborted', () => `a pre-aborted exchange ended as ${error.code}`);
 
@@ -538,28 +552,29 @@ async function checkOnce(input: ExchangeInput): Promise<void> {
   const junk = reply.kind === 'junk' && reply.value !== 'bare-response' && reply.value !== 'response-like';
   if (reply.kind === 'throw' || reply.kind === 'reject' || junk) {
     if (last.method === 'POST') ensure(error.code === 'stream_failed', () => `a POST whose fetch ${reply.kind === 'junk' ? `returned junk (${reply.value})` : reply.kind === 'throw' ? 'threw' : 'rejected'}: ${what()}`);
-    return;
+    return outcome;
   }
   ensure(response !== undefined, () => `the last call got no response, yet ${what()}`);
   const { status } = response;
   if (isRedirectStatus(status)) {
     ensure(error.code === 'http_status' && error.detail.status === status && error.detail.location === (response.headers.get('location') ?? undefined), () => `the last reply was a ${status} to ${show(response.headers.get('location'))}: ${what()}`);
-    return;
+    return outcome;
   }
   if (last.method !== 'POST') {
     ensure(error.code !== 'http_status', () => `a refused resumption ended as http_status: ${what()}`);
-    return;
+    return outcome;
   }
   if (status < 200 || status > 299) {
     ensure(error.code === 'http_status' && error.detail.status === status, () => `the POST got ${status}: ${what()}`);
-    return;
+    return outcome;
   }
   ensure(isRequest, () => `a notification accepted with ${status} rejected: ${what()}`);
   if ([202, 204, 205].includes(status) || response.body === null) {
     ensure(error.code === 'malformed_answer' && error.reason === 'no_message', () => `a request accepted with ${status}${response.body === null ? ', no body' : ''}: ${what()}`);
-    return;
+    return outcome;
   }
   ensure(error.code !== 'http_status', () => `a 2xx with a body: ${what()}`);
+  return outcome;
 }
 
 function isRedirectStatus(status: number): boolean {
