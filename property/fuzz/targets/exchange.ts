@@ -345,7 +345,7 @@ function outcomeOf(r: Result): string {
   return r.error.reason === undefined ? r.error.code : `${r.error.code} ${r.error.reason}`;
 }
 
-/** A settlement past its deadline or its abort (see {@link TRIES}). */
+/** A settlement past its deadline or its abort, or none at all (see {@link TRIES}). */
 class Late extends Broken {}
 
 /** Tries of an input that settled late, before it counts. */
@@ -417,7 +417,7 @@ async function checkOnce(input: ExchangeInput): Promise<string> {
       hard = realSetTimeout(() => resolve('late'), input.timeoutMs + HARD_MS);
     });
     if ((await Promise.race([exchange.then(() => 'settled' as const), late])) === 'late') {
-      throw new Broken(`postJsonRpc did not settle within ${input.timeoutMs + HARD_MS} ms (deadline ${input.timeoutMs} ms; ${server.calls.length} calls)`);
+      throw new Late(`postJsonRpc did not settle within ${input.timeoutMs + HARD_MS} ms (deadline ${input.timeoutMs} ms; ${server.calls.length} calls)`);
     }
     liveAtSettle = [...timers.live.values()];
     callsAtSettle = server.calls.length;
@@ -539,7 +539,9 @@ async function checkOnce(input: ExchangeInput): Promise<string> {
   }
   if (error.code === 'timeout') {
     const callerTimeout = abortedAt !== undefined && abortedAt <= settledAt && isTimeoutReason(callerReason) && error.cause === callerReason;
-    ensure(callerTimeout || (elapsed >= input.timeoutMs - 1 && isTimeoutReason(error.cause)), () => `timeout after ${elapsed.toFixed(1)} ms of a ${input.timeoutMs} ms deadline, the caller's signal ${abortedAt === undefined ? 'not aborted' : 'aborted'}: ${what()}`);
+    // The exchange's own deadline, by its reason (a timer may fire a little early by the clock read here).
+    const deadline = isTimeoutReason(error.cause) && (error.cause as DOMException).message.includes(`within ${input.timeoutMs} ms`);
+    ensure(callerTimeout || deadline, () => `timeout after ${elapsed.toFixed(1)} ms of a ${input.timeoutMs} ms deadline, the caller's signal ${abortedAt === undefined ? 'not aborted' : 'aborted'}: ${what()}`);
     return outcome;
   }
   ensure(input.signal.kind !== 'pre-aborted', () => `a pre-aborted exchange ended as ${error.code}`);
