@@ -19,6 +19,13 @@ import { reasonOf, type ReasonKind } from '../faulty-body.js';
 import { jsonDifference, show } from '../json-values.js';
 import { Broken, defineTarget, ensure } from '../target.js';
 
+/** What the caller's `onMessage` does: nothing (none given), records, throws or aborts the caller's signal at its `at`-th message. */
+type OnMessagePlan =
+  | { readonly kind: 'none' }
+  | { readonly kind: 'record' }
+  | { readonly kind: 'throw'; readonly at: number }
+  | { readonly kind: 'abort'; readonly at: number; readonly reason: ReasonKind };
+
 type SignalPlan =
   | { readonly kind: 'none' }
   | { readonly kind: 'given' }
@@ -36,7 +43,9 @@ export interface ExchangeInput {
   readonly timeoutMs: number;
   readonly maxBytes: number | undefined;
   readonly signal: SignalPlan;
-  readonly onMessage: boolean;
+  readonly onMessage: OnMessagePlan;
+  /** Other exchanges on the same caller signal, started alongside (a client-wide signal). */
+  readonly alongside: number;
   readonly replies: readonly Reply[];
 }
 
@@ -245,7 +254,12 @@ function anyExchangeArb(url: string): fc.Arbitrary<ExchangeInput> {
         { weight: 1, arbitrary: reasonArb.map((reason): SignalPlan => ({ kind: 'pre-aborted', reason })) },
         { weight: 1, arbitrary: fc.record({ kind: fc.constant('at' as const), ms: fc.nat({ max: 60 }), reason: reasonArb }, { noNullPrototype: true }) },
       ),
-      onMessage: fc.boolean(),
+      onMessage: fc.oneof(
+        { weight: 3, arbitrary: fc.constantFrom<OnMessagePlan>({ kind: 'none' }, { kind: 'record' }) },
+        { weight: 1, arbitrary: fc.record({ kind: fc.constant('throw' as const), at: fc.nat({ max: 2 }) }, { noNullPrototype: true }) },
+        { weight: 1, arbitrary: fc.record({ kind: fc.constant('abort' as const), at: fc.nat({ max: 2 }), reason: reasonArb }, { noNullPrototype: true }) },
+      ),
+      alongside: fc.oneof({ weight: 4, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: fc.integer({ min: 1, max: 12 }) }),
       replies: repliesArb(url),
     },
     { noNullPrototype: true },
@@ -299,6 +313,12 @@ function resolveUrl(location: string, base: string): URL | undefined {
   }
 }
 
+/** The fetch of the exchanges alongside: an answer to whatever was sent. */
+const answering = async (_url: string | URL, init: RequestInit): Promise<Response> => {
+  const { id } = JSON.parse(String(init.body)) as { id: unknown };
+  return new Response(JSON.stringify({ jsonrpc: '2.0', id, result: {} }), { headers: { 'content-type': 'application/json' } });
+};
+
 /** Rejections nobody handled, and listener-leak warnings, since the first exchange. */
 const unhandled: unknown[] = [];
 const leakWarnings: Error[] = [];
@@ -326,7 +346,7 @@ export const exchangeTarget = defineTarget<ExchangeInput>({
 
 /**
  * Checks one exchange (see the module) and says how it ended: `answer`, `accepted` (a
- * notification), or the error's code and reason, as `malformed_answer no_message`.
+ * notification), `onMessage's error`, or the error's code and reason, as `malformed_answer no_message`.
  */
 export async function checkExchange(input: ExchangeInput): Promise<string> {
   // A busy machine can pause any run past a deadline's slack; a late settlement is a finding only when every try is late.
@@ -339,8 +359,9 @@ export async function checkExchange(input: ExchangeInput): Promise<string> {
   }
 }
 
-function outcomeOf(r: Result): string {
+function outcomeOf(r: Result, thrown: unknown): string {
   if (r.ok) return (r.value as { answer: unknown }).answer === undefined ? 'accepted' : 'answer';
+  if (r.error === thrown) return "onMessage's error";
   if (!isAnswerError(r.error)) return 'not an AnswerError';
   return r.error.reason === undefined ? r.error.code : `${r.error.code} ${r.error.reason}`;
 }
@@ -375,6 +396,21 @@ async function checkOnce(input: ExchangeInput): Promise<string> {
   if (input.signal.kind === 'pre-aborted') abortCaller(input.signal.reason);
   const server = fakeServer(input.replies, input.requestId, abortCaller);
   const received: JsonRpcMessage[] = [];
+  const thrown = new Error('thrown by onMessage');
+  let threwAtCall: number | undefined;
+  let abortedByOnMessage = false;
+  const onMessage = (m: JsonRpcMessage): void => {
+    received.push(m);
+    const plan = input.onMessage;
+    if ((plan.kind === 'throw' || plan.kind === 'abort') && plan.at === received.length - 1) {
+      if (plan.kind === 'abort') {
+        if (options.signal !== undefined && !caller.signal.aborted) abortedByOnMessage = true;
+        return abortCaller(plan.reason);
+      }
+      threwAtCall = server.calls.length;
+      throw thrown;
+    }
+  };
   const headers: Record<string, string> = { 'x-api-key': 'k-1' };
   if (input.sessionId !== null) headers['mcp-session-id'] = input.sessionId;
   const options: PostJsonRpcOptions = {
@@ -385,7 +421,7 @@ async function checkOnce(input: ExchangeInput): Promise<string> {
     redirect: input.redirect,
     resume: input.resume,
     signal: input.signal.kind === 'none' ? undefined : caller.signal,
-    onMessage: input.onMessage ? (m) => void received.push(m) : undefined,
+    onMessage: input.onMessage.kind === 'none' ? undefined : onMessage,
   };
 
   const timers = countTimers();
@@ -411,6 +447,13 @@ async function checkOnce(input: ExchangeInput): Promise<string> {
         result = { ok: false, error };
       },
     );
+    // Exchanges alongside on the same signal, each answered at once: nothing may pile up on it.
+    const others = Array.from({ length: options.signal === undefined ? 0 : input.alongside }, (_, i) =>
+      postJsonRpc(input.url, { jsonrpc: '2.0', id: `other-${i}`, method: 'ping' }, { signal: options.signal, timeoutMs: input.timeoutMs, fetch: answering }).then(
+        () => undefined,
+        () => undefined,
+      ),
+    );
     const { signal } = input;
     if (signal.kind === 'at') abortTimer = realSetTimeout(() => abortCaller(signal.reason), signal.ms);
     const late = new Promise<'late'>((resolve) => {
@@ -418,6 +461,9 @@ async function checkOnce(input: ExchangeInput): Promise<string> {
     });
     if ((await Promise.race([exchange.then(() => 'settled' as const), late])) === 'late') {
       throw new Late(`postJsonRpc did not settle within ${input.timeoutMs + HARD_MS} ms (deadline ${input.timeoutMs} ms; ${server.calls.length} calls)`);
+    }
+    if ((await Promise.race([Promise.all(others).then(() => 'settled' as const), late])) === 'late') {
+      throw new Late(`an exchange alongside did not settle within ${input.timeoutMs + HARD_MS} ms`);
     }
     liveAtSettle = [...timers.live.values()];
     callsAtSettle = server.calls.length;
@@ -504,7 +550,14 @@ async function checkOnce(input: ExchangeInput): Promise<string> {
     }
   });
 
-  const outcome = outcomeOf(r);
+  const outcome = outcomeOf(r, thrown);
+  // What onMessage throws ends the exchange as it is, and nothing is sent after it; an abort from it wins.
+  if (threwAtCall !== undefined) {
+    ensure(!r.ok && r.error === thrown, () => `onMessage threw, yet ${what()}`);
+    ensure(calls.length === threwAtCall, () => `${calls.length - threwAtCall!} requests after onMessage threw`);
+    return outcome;
+  }
+  if (abortedByOnMessage) ensure(!r.ok && isAnswerError(r.error) && ['aborted', 'timeout'].includes(r.error.code) && r.error.cause === caller.signal.reason, () => `onMessage aborted the caller's signal, yet ${what()}`);
   // The outcome: an answer the server sent, or a documented code that the last reply explains.
   const callerReason: unknown = caller.signal.reason;
   if (r.ok) {
