@@ -615,12 +615,20 @@ async function checkOnce(input: ExchangeInput): Promise<string> {
     ensure(error.code === 'http_status' && error.detail.status === status && error.detail.location === (response.headers.get('location') ?? undefined), () => `the last reply was a ${status} to ${show(response.headers.get('location'))}: ${what()}`);
     return outcome;
   }
+  const whole = wholeAnswerOf(last, input);
+  // 202 is documented as no answer, whatever its body.
+  ensure(whole === undefined || status < 200 || status > 299 || status === 202, () => `a ${status} ${last.method} reply held the whole answer ${show(whole)}, yet ${what()}`);
   if (last.method !== 'POST') {
     ensure(error.code !== 'http_status', () => `a refused resumption ended as http_status: ${what()}`);
     return outcome;
   }
   if (status < 200 || status > 299) {
     ensure(error.code === 'http_status' && error.detail.status === status, () => `the POST got ${status}: ${what()}`);
+    // The JSON-RPC error a refusal carries whole is handed over in detail.answer.
+    if (whole !== undefined && Object.prototype.hasOwnProperty.call(whole, 'error')) {
+      const d = jsonDifference(error.detail.answer, whole);
+      ensure(d === undefined, () => `a ${status} carried the whole error ${show(whole)}, detail.answer ${show(error.detail.answer)}: ${d}`);
+    }
     return outcome;
   }
   ensure(isRequest, () => `a notification accepted with ${status} rejected: ${what()}`);
@@ -630,6 +638,26 @@ async function checkOnce(input: ExchangeInput): Promise<string> {
   }
   ensure(error.code !== 'http_status', () => `a 2xx with a body: ${what()}`);
   return outcome;
+}
+
+/**
+ * The response to the request that `call`'s reply holds whole — a body of its declared type, not
+ * cut, not broken, under no cap — or `undefined` when it holds none, or may not be read whole.
+ */
+function wholeAnswerOf(call: Call, input: ExchangeInput): unknown {
+  const reply = call.reply;
+  if (reply.kind !== 'respond' || reply.body === null || call.served === undefined || input.kind !== 'request') return undefined;
+  const { body } = reply;
+  // A resumption is read only as an event stream.
+  if (call.method === 'GET' && body.plan.format === 'json') return undefined;
+  const types = body.plan.format === 'json' ? JSON_TYPES : SSE_TYPES;
+  if (reply.contentType === null || !types.includes(reply.contentType)) return undefined;
+  if (body.keep < 1000 || (body.fault.kind !== 'none' && body.fault.kind !== 'endless')) return undefined;
+  if (input.maxBytes !== undefined && input.maxBytes !== Infinity) return undefined;
+  return call.served.messages.find((m) => {
+    const { id, method } = m.message as { id?: unknown; method?: unknown };
+    return method === undefined && jsonDifference(id, input.requestId) === undefined;
+  })?.message;
 }
 
 function isRedirectStatus(status: number): boolean {
