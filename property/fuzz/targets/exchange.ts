@@ -33,7 +33,8 @@ type SignalPlan =
   | { readonly kind: 'at'; readonly ms: number; readonly reason: ReasonKind };
 
 export interface ExchangeInput {
-  readonly era: 'legacy' | 'modern';
+  /** 2025-11-25, or 2026-07-28 declared in the message's `_meta` or only in the caller's `MCP-Protocol-Version`. */
+  readonly era: 'legacy' | 'modern' | 'modern-by-header';
   readonly kind: 'request' | 'notification';
   readonly requestId: number | string;
   readonly url: string;
@@ -240,7 +241,7 @@ function repliesArb(url: string): fc.Arbitrary<Reply[]> {
 function anyExchangeArb(url: string): fc.Arbitrary<ExchangeInput> {
   return fc.record(
     {
-      era: fc.constantFrom<'legacy' | 'modern'>('legacy', 'modern'),
+      era: fc.constantFrom<ExchangeInput['era']>('legacy', 'legacy', 'modern', 'modern-by-header'),
       kind: fc.constantFrom<'request' | 'notification'>('request', 'request', 'request', 'request', 'notification'),
       requestId: fc.oneof(fc.nat({ max: 1000 }), fc.constantFrom('r-1', '\u00e9', '')),
       url: fc.constant(url),
@@ -384,7 +385,7 @@ async function checkOnce(input: ExchangeInput): Promise<string> {
   const warningsBefore = leakWarnings.length;
   const message = messageOf(input);
   const isRequest = input.kind === 'request';
-  const modern = input.era === 'modern';
+  const modern = input.era !== 'legacy';
 
   const caller = new AbortController();
   let abortedAt: number | undefined;
@@ -413,6 +414,7 @@ async function checkOnce(input: ExchangeInput): Promise<string> {
   };
   const headers: Record<string, string> = { 'x-api-key': 'k-1' };
   if (input.sessionId !== null) headers['mcp-session-id'] = input.sessionId;
+  if (input.era === 'modern-by-header') headers['mcp-protocol-version'] = '2026-07-28';
   const options: PostJsonRpcOptions = {
     fetch: server.fetch,
     headers,
@@ -523,7 +525,7 @@ async function checkOnce(input: ExchangeInput): Promise<string> {
     if (call.method === 'POST') {
       ensure(call.body === JSON.stringify(message), () => `call ${i} posted another body: ${show(call.body)}`);
       ensure(call.headers.get('accept') === ACCEPT && call.headers.get('content-type') === 'application/json', () => `call ${i} posted with accept ${show(call.headers.get('accept'))}`);
-      if (modern) ensure(call.headers.get('mcp-method') === message['method'], () => `call ${i} sent mcp-method ${show(call.headers.get('mcp-method'))}`);
+      if (modern) ensure(call.headers.get('mcp-method') === message['method'] && call.headers.get('mcp-protocol-version') === '2026-07-28', () => `call ${i} sent mcp-method ${show(call.headers.get('mcp-method'))}, mcp-protocol-version ${show(call.headers.get('mcp-protocol-version'))}`);
     } else {
       ensure(call.method === 'GET', () => `call ${i} is a ${call.method}`);
       ensure(!modern && isRequest && input.resume !== false, () => `call ${i} resumes a ${input.era} ${input.kind} with resume ${show(input.resume)}`);
