@@ -44,6 +44,8 @@ export interface ExchangeInput {
   readonly timeoutMs: number;
   readonly maxBytes: number | undefined;
   readonly signal: SignalPlan;
+  /** Whether the caller's signal has its own `addEventListener` and `removeEventListener`, doing nothing. */
+  readonly patchedSignal: boolean;
   readonly onMessage: OnMessagePlan;
   /** Other exchanges on the same caller signal, started alongside (a client-wide signal). */
   readonly alongside: number;
@@ -255,6 +257,7 @@ function anyExchangeArb(url: string): fc.Arbitrary<ExchangeInput> {
         { weight: 1, arbitrary: reasonArb.map((reason): SignalPlan => ({ kind: 'pre-aborted', reason })) },
         { weight: 1, arbitrary: fc.record({ kind: fc.constant('at' as const), ms: fc.nat({ max: 60 }), reason: reasonArb }, { noNullPrototype: true }) },
       ),
+      patchedSignal: fc.constantFrom(false, false, false, true),
       onMessage: fc.oneof(
         { weight: 3, arbitrary: fc.constantFrom<OnMessagePlan>({ kind: 'none' }, { kind: 'record' }) },
         { weight: 1, arbitrary: fc.record({ kind: fc.constant('throw' as const), at: fc.nat({ max: 2 }) }, { noNullPrototype: true }) },
@@ -388,6 +391,8 @@ async function checkOnce(input: ExchangeInput): Promise<string> {
   const modern = input.era !== 'legacy';
 
   const caller = new AbortController();
+  // A signal whose own methods were replaced must still end the exchange: the platform's are used.
+  if (input.patchedSignal) Object.assign(caller.signal, { addEventListener: () => undefined, removeEventListener: () => undefined });
   let abortedAt: number | undefined;
   const abortCaller = (kind: ReasonKind): void => {
     if (caller.signal.aborted) return;
