@@ -298,6 +298,14 @@ function messageOf(input: ExchangeInput): Record<string, unknown> {
   return input.kind === 'request' ? { jsonrpc: '2.0', id: input.requestId, method: 'tools/call', params } : { jsonrpc: '2.0', method: 'notifications/cancelled', params };
 }
 
+/** The caller's headers of an input. */
+function headersOf(input: ExchangeInput): Record<string, string> {
+  const headers: Record<string, string> = { 'x-api-key': 'k-1' };
+  if (input.sessionId !== null) headers['mcp-session-id'] = input.sessionId;
+  if (input.era === 'modern-by-header') headers['mcp-protocol-version'] = '2026-07-28';
+  return headers;
+}
+
 /** A header value as a Last-Event-ID carries an id: its UTF-8 bytes, one character each. */
 function asHeaderBytes(id: string): string {
   let out = '';
@@ -417,9 +425,7 @@ async function checkOnce(input: ExchangeInput): Promise<string> {
       throw thrown;
     }
   };
-  const headers: Record<string, string> = { 'x-api-key': 'k-1' };
-  if (input.sessionId !== null) headers['mcp-session-id'] = input.sessionId;
-  if (input.era === 'modern-by-header') headers['mcp-protocol-version'] = '2026-07-28';
+  const headers = headersOf(input);
   const options: PostJsonRpcOptions = {
     fetch: server.fetch,
     headers,
@@ -488,6 +494,10 @@ async function checkOnce(input: ExchangeInput): Promise<string> {
   const elapsed = settledAt - started;
   const { calls } = server;
   const what = (): string => `${describeResult(r)} after ${elapsed.toFixed(1)} ms, ${calls.length} calls (${calls.map(describeCall).join('; ')})`;
+
+  // Nothing the caller gave is changed.
+  ensure(JSON.stringify(message) === JSON.stringify(messageOf(input)), () => `the message was changed: ${show(message)}`);
+  ensure(JSON.stringify(headers) === JSON.stringify(headersOf(input)), () => `the caller's headers were changed: ${show(headers)}`);
 
   // Settles once, in time, and nothing runs on after it.
   ensure(settlements === 1, () => `settled ${settlements} times`);
