@@ -204,7 +204,7 @@ describe('one deadline, whatever fetch does', () => {
     const error = await rejection(postJsonRpc('http://x.test/mcp', REQUEST, { fetch }));
     expect(isAnswerError(error) && error.code).toBe('stream_failed');
     expect((error as AnswerError).cause).toBeInstanceOf(TypeError);
-    expect(((error as AnswerError).cause as Error).message).toMatch(/not a Response/);
+    expect(((error as AnswerError).cause as Error).message).toMatch(/must be a Response/);
   });
 
   test('a fetch that returns a Response itself, not a promise of one, is awaited as await would', async () => {

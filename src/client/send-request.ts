@@ -7,6 +7,7 @@
 
 import { AnswerError } from '../vocabulary/errors.js';
 import { describeValue } from '../vocabulary/describe-value.js';
+import { invalid } from '../vocabulary/check-argument.js';
 import { emptyDetail } from './exchange-errors.js';
 
 /** The `fetch` an exchange uses: the global one, or any function with its shape. */
@@ -79,9 +80,9 @@ export async function sendRequest(
  * `TypeError`, so that a `fetch` resolving with anything else fails like one that rejects.
  */
 function checkResponse(value: unknown): Response {
-  const { status, headers } = (typeof value === 'object' && value !== null ? value : {}) as { status?: unknown; headers?: { get?: unknown } };
-  if (typeof status === 'number' && typeof headers?.get === 'function') return value as Response;
-  throw new TypeError(`fetch resolved with ${describeValue(value)}, not a Response`);
+  const response = value as Response | null | undefined;
+  if (typeof response?.status === 'number' && typeof response.headers?.get === 'function') return response;
+  throw invalid('what fetch resolved with', 'a Response', value);
 }
 
 /** A 3xx, or what a browser gives for a redirect under `redirect: 'manual'` (no status, no headers). */
