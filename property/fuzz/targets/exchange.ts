@@ -636,7 +636,8 @@ async function checkOnce(input: ExchangeInput): Promise<string> {
   // 202 is documented as no answer, whatever its body.
   ensure(whole === undefined || status < 200 || status > 299 || status === 202, () => `a ${status} ${last.method} reply held the whole answer ${show(whole)}, yet ${what()}`);
   if (last.method !== 'POST') {
-    ensure(error.code !== 'http_status', () => `a refused resumption ended as http_status: ${what()}`);
+    // A refused resumption ends with the error that started it; only a 401 or 403 is the GET's own (a credential to fix).
+    ensure(error.code !== 'http_status' || ((status === 401 || status === 403) && error.detail.status === status), () => `a refused resumption ended as http_status: ${what()}`);
     return outcome;
   }
   if (status < 200 || status > 299) {
