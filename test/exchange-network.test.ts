@@ -1,6 +1,7 @@
 // The exchange under a hostile network: redirects (over real connections, where fetch's own
 // manual mode is what answers), and a fetch that ignores its signal or throws. Nothing the caller
 // gave may reach an origin it did not name, and one deadline bounds everything.
+import { getEventListeners } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -192,6 +193,39 @@ describe('one deadline, whatever fetch does', () => {
     const error = await rejection(postJsonRpc('http://x.test/mcp', REQUEST, { fetch }));
     expect(isAnswerError(error) && error.code).toBe('stream_failed');
     expect((error as AnswerError).cause).toBe(thrown);
+  });
+
+  test.each([
+    ['null', null],
+    ['a string', '{"jsonrpc":"2.0","id":1,"result":{}}'],
+    ['an object without status or headers', {}],
+  ])('a fetch that resolves with %s, not a Response, is stream_failed with a TypeError naming it', async (_what, value) => {
+    const fetch = (async () => value) as unknown as FetchFunction;
+    const error = await rejection(postJsonRpc('http://x.test/mcp', REQUEST, { fetch }));
+    expect(isAnswerError(error) && error.code).toBe('stream_failed');
+    expect((error as AnswerError).cause).toBeInstanceOf(TypeError);
+    expect(((error as AnswerError).cause as Error).message).toMatch(/must be a Response/);
+  });
+
+  test('a fetch that returns a Response itself, not a promise of one, is awaited as await would', async () => {
+    const fetch = (() => new Response(JSON.stringify({ jsonrpc: '2.0', id: 1, result: { ok: true } }), { headers: { 'content-type': 'application/json' } })) as unknown as FetchFunction;
+    expect((await postJsonRpc('http://x.test/mcp', REQUEST, { fetch })).answer).toMatchObject({ result: { ok: true } });
+  });
+
+  test('a fetch that returns a thenable whose then throws is stream_failed, and leaves no listener on the signal it was given', async () => {
+    let given: AbortSignal | undefined;
+    const thrown = new Error('then threw');
+    const fetch = ((_url: string | URL, init: RequestInit) => {
+      given = init.signal ?? undefined;
+      return {
+        then() {
+          throw thrown;
+        },
+      };
+    }) as unknown as FetchFunction;
+    const error = await rejection(postJsonRpc('http://x.test/mcp', REQUEST, { fetch }));
+    expect(isAnswerError(error) && [error.code, error.cause]).toEqual(['stream_failed', thrown]);
+    expect(getEventListeners(given!, 'abort')).toHaveLength(0);
   });
 
   test('the DELETE is bounded by its deadline too', async () => {

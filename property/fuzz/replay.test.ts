@@ -1,8 +1,9 @@
 /**
  * Every stored fuzz input replays here, on every test run: the findings `npm run fuzz` wrote
  * (property/fuzz/findings/, committed once the bug is fixed, as regression tests) and a corpus of
- * corner inputs that must keep passing (property/fuzz/corpus/). And the machinery itself: a
- * campaign finds a planted bug and a planted hang, and what it stores replays to the same failure.
+ * corner inputs that must keep passing (property/fuzz/corpus/), each exchange input ending as it
+ * says. And the machinery itself: a campaign finds a planted bug and a planted hang, and what it
+ * stores replays to the same failure.
  */
 import fc from 'fast-check';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -13,10 +14,13 @@ import { inputAt, runCampaign } from './campaign.js';
 import { loadInput, storeInput } from './serialize.js';
 import { defineTarget, ensure } from './target.js';
 import { targetNamed, targets } from './targets.js';
+import { checkExchange, type ExchangeInput } from './targets/exchange.js';
 
 interface Stored {
   readonly target: string;
   readonly input: unknown;
+  /** For an `exchange` input: how it must end (see `checkExchange`). */
+  readonly outcome?: string;
 }
 
 function storedIn(folder: string): [string, Stored][] {
@@ -41,6 +45,18 @@ describe('stored inputs replay and pass', () => {
   test.each([...corpus, ...findings])('%s', async (_name, stored) => {
     const target = targetNamed(stored.target);
     await target.check(loadInput(JSON.stringify(stored.input)));
+  });
+});
+
+describe('the exchange corpus ends as each input says', () => {
+  const exchanges = corpus.filter(([, s]) => s.target === 'exchange');
+
+  test('every exchange input of the corpus says how it ends', () => {
+    expect(exchanges.filter(([, s]) => s.outcome === undefined).map(([name]) => name)).toStrictEqual([]);
+  });
+
+  test.each(exchanges)('%s', async (_name, stored) => {
+    expect(await checkExchange(loadInput(JSON.stringify(stored.input)) as ExchangeInput)).toBe(stored.outcome);
   });
 });
 

@@ -2,13 +2,14 @@
 import type { FuzzTarget } from './target.js';
 import { answerTarget } from './targets/answer.js';
 import { budgetTarget } from './targets/budget.js';
+import { exchangeTarget } from './targets/exchange.js';
 import { parseJsonTarget } from './targets/parse-json.js';
 import { readAnswerTarget } from './targets/read-answer.js';
 import { scannerTarget } from './targets/scanner.js';
 import { selectorTarget } from './targets/selector.js';
 
 /** Every target. */
-export const targets: readonly FuzzTarget[] = [scannerTarget, selectorTarget, answerTarget, budgetTarget, readAnswerTarget, parseJsonTarget];
+export const targets: readonly FuzzTarget[] = [scannerTarget, selectorTarget, answerTarget, budgetTarget, readAnswerTarget, parseJsonTarget, exchangeTarget];
 
 /** The target called `name`; throws with the list for an unknown name. */
 export function targetNamed(name: string): FuzzTarget {

@@ -7,6 +7,7 @@
 
 import { AnswerError } from '../vocabulary/errors.js';
 import { describeValue } from '../vocabulary/describe-value.js';
+import { invalid } from '../vocabulary/check-argument.js';
 import { emptyDetail } from './exchange-errors.js';
 
 /** The `fetch` an exchange uses: the global one, or any function with its shape. */
@@ -53,7 +54,8 @@ export async function sendRequest(
   for (let redirects = 0; ; redirects += 1) {
     let pending: Promise<Response>;
     try {
-      pending = fetch(target, { method: request.method, headers: request.headers, body: request.body ?? null, signal, redirect: 'manual' });
+      // Awaited as `await` would: a plain Response or a thenable works, and a then that throws is a rejection.
+      pending = Promise.resolve(fetch(target, { method: request.method, headers: request.headers, body: request.body ?? null, signal, redirect: 'manual' })).then(checkResponse);
     } catch (error) {
       pending = Promise.reject(error); // a fetch that throws instead of rejecting
     }
@@ -71,6 +73,16 @@ export async function sendRequest(
     if (!followed) throw redirectRefused(request.method, response, location, redirect, redirects, maxBytes);
     target = next;
   }
+}
+
+/**
+ * `value` if it has what the exchange reads of a `Response` (a numeric status, headers); else a
+ * `TypeError`, so that a `fetch` resolving with anything else fails like one that rejects.
+ */
+function checkResponse(value: unknown): Response {
+  const response = value as Response | null | undefined;
+  if (typeof response?.status === 'number' && typeof response.headers?.get === 'function') return response;
+  throw invalid('what fetch resolved with', 'a Response', value);
 }
 
 /** A 3xx, or what a browser gives for a redirect under `redirect: 'manual'` (no status, no headers). */
