@@ -9,7 +9,7 @@ import { abortedError, emptyDetail, httpStatusError, requestFailedError } from '
 import { globalFetch } from './post-json-rpc.js';
 import type { AuthProvider } from './auth-provider.js';
 import { sendAuthorized } from './authorized-request.js';
-import type { FetchFunction, RedirectPolicy } from './send-request.js';
+import { release, type FetchFunction, type RedirectPolicy } from './send-request.js';
 
 /** What {@link endSession} needs besides the URL. */
 export interface EndSessionOptions {
@@ -50,7 +50,7 @@ export async function endSession(url: string | URL, options: EndSessionOptions):
       if (isAnswerError(error)) throw error; // a redirect not followed
       throw requestFailedError('DELETE', error, emptyDetail(0));
     }
-    void response.body?.cancel().catch(() => undefined);
+    release(response);
     if (response.ok || response.status === 405) return response.status;
     throw httpStatusError(response, emptyDetail(0, response.headers.get('content-type')), undefined);
   } finally {

@@ -17,7 +17,7 @@ import { ACCEPT, readAnswer } from '../drivers/read-answer.js';
 import { readResumable } from './resume.js';
 import { checkAuthProvider, checkNoAuthorization, type AuthProvider } from './auth-provider.js';
 import { sendAuthorized } from './authorized-request.js';
-import type { FetchFunction, RedirectPolicy } from './send-request.js';
+import { release, type FetchFunction, type RedirectPolicy } from './send-request.js';
 
 export type { FetchFunction, RedirectPolicy } from './send-request.js';
 
@@ -142,7 +142,7 @@ export async function postJsonRpc(url: string | URL, message: object, options: P
     if (status < 200 || status > 299) throw await statusError(response, requestId, checked.maxBytes, signal);
     // 202, 204 and 205 carry no answer by definition; neither does a response without a body.
     if (requestId === undefined || status === 202 || status === 204 || status === 205 || response.body === null) {
-      void response.body?.cancel().catch(() => undefined);
+      release(response);
       if (requestId !== undefined) {
         throw new AnswerError(
           'malformed_answer',

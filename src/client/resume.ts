@@ -13,7 +13,7 @@ import type { JsonRpcMessage, JsonRpcRequestId, JsonRpcResponse } from '../vocab
 import { readAnswer } from '../drivers/read-answer.js';
 import type { AuthProvider } from './auth-provider.js';
 import { sendAuthorized } from './authorized-request.js';
-import type { FetchFunction, RedirectPolicy } from './send-request.js';
+import { release, type FetchFunction, type RedirectPolicy } from './send-request.js';
 
 /** How long to wait before resuming when the stream set no `retry`. */
 export const DEFAULT_RETRY_MS = 1000;
@@ -135,15 +135,14 @@ async function reconnect(read: ResumableRead, lastEventId: string, totals: BodyT
   headers.set('last-event-id', lastEventId);
   let response: Response;
   try {
-    const route = { fetch: read.fetch, url: read.url, signal: read.signal, redirect: read.redirect, maxBytes: read.maxBytes, authProvider: read.authProvider };
-    response = await sendAuthorized(route, { method: 'GET', headers });
+    response = await sendAuthorized(read, { method: 'GET', headers }); // a read is its own route
   } catch (error) {
     if (read.signal.aborted) throw abortedError(read.signal, { ...emptyDetail(read.maxBytes), ...totals });
     if (isAnswerError(error)) throw error; // a redirect not followed ends the exchange, as for the POST
     return undefined; // a failed GET ends the resumption like a refused one
   }
   if (response.ok && mimeEssence(response.headers.get('content-type')) === 'text/event-stream') return response;
-  void response.body?.cancel().catch(() => undefined);
+  release(response);
   if (response.status === 401 || response.status === 403) {
     throw httpStatusError(response, { ...emptyDetail(read.maxBytes, response.headers.get('content-type')), ...totals }, undefined, undefined, ' to the GET that resumes the stream');
   }
