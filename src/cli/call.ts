@@ -7,7 +7,7 @@
 import { postJsonRpc, type JsonValue } from '../index.js';
 import { postOptions, type ExchangeSettings } from './exchange-settings.js';
 import { endLegacySession } from './legacy-handshake.js';
-import { modernHeaders, modernRequest } from './modern-request.js';
+import { modernRequest, withParamHeaders } from './modern-request.js';
 import { negotiate, negotiatedLine, type NegotiationPlan } from './negotiate.js';
 import { printFailure, printJson, printNote } from './output.js';
 import { toolDefinition } from './tool-definition.js';
@@ -35,7 +35,8 @@ export async function call(command: CallCommand): Promise<void> {
       const { version, request } = modern;
       const name = command.method === 'tools/call' ? (request.params as { name?: unknown }).name : undefined;
       const tool = typeof name === 'string' ? await toolDefinition(command, name, version) : undefined;
-      const { answer } = await postJsonRpc(command.url, request, postOptions(command, modernHeaders(negotiated.headers, request, tool)));
+      const headers = tool === undefined ? negotiated.headers : withParamHeaders(negotiated.headers, request, tool);
+      const { answer } = await postJsonRpc(command.url, request, postOptions(command, headers));
       printJson(answer);
       return;
     }

@@ -4,7 +4,8 @@
  * @module
  */
 
-import type { AuthProvider, FetchFunction, JsonRpcMessage, JsonValue } from '../index.js';
+import type { EndSessionOptions } from '../client/end-session.js';
+import type { AuthProvider, FetchFunction, JsonRpcMessage, JsonValue, PostJsonRpcOptions } from '../index.js';
 
 /** The settings of the exchanges one command makes. */
 export interface ExchangeSettings {
@@ -29,32 +30,23 @@ export function clientInfo(settings: ExchangeSettings): { name: string; version:
 }
 
 /** The options of one `postJsonRpc` with these settings and `headers`. */
-export function postOptions(settings: ExchangeSettings, headers: Headers): {
-  headers: Headers;
-  timeoutMs: number | undefined;
-  maxBytes: number | undefined;
-  onMessage: ((message: JsonRpcMessage) => void) | undefined;
-  fetch: FetchFunction | undefined;
-  authProvider: AuthProvider | undefined;
-} {
-  return {
-    headers,
-    timeoutMs: settings.timeoutMs,
-    maxBytes: settings.maxBytes,
-    onMessage: settings.onMessage,
-    fetch: settings.fetch,
-    authProvider: settings.authProvider,
-  };
+export function postOptions(settings: ExchangeSettings, headers: Headers): PostJsonRpcOptions {
+  const { timeoutMs, maxBytes, onMessage, fetch, authProvider } = settings;
+  return { headers, timeoutMs, maxBytes, onMessage, fetch, authProvider };
+}
+
+/**
+ * {@link postOptions} for a step the user did not ask for (`server/discover`, `tools/list`): the
+ * messages passed over on its way are not theirs, so none are printed.
+ */
+export function stepOptions(settings: ExchangeSettings, headers: Headers): PostJsonRpcOptions {
+  return { ...postOptions(settings, headers), onMessage: undefined };
 }
 
 /** The options of the DELETE that ends a session with these settings. */
-export function deleteOptions(settings: ExchangeSettings, headers: Headers): {
-  headers: Headers;
-  timeoutMs: number | undefined;
-  fetch: FetchFunction | undefined;
-  authProvider: AuthProvider | undefined;
-} {
-  return { headers, timeoutMs: settings.timeoutMs, fetch: settings.fetch, authProvider: settings.authProvider };
+export function deleteOptions(settings: ExchangeSettings, headers: Headers): EndSessionOptions {
+  const { timeoutMs, fetch, authProvider } = settings;
+  return { headers, timeoutMs, fetch, authProvider };
 }
 
 /** `value` as an object whose own fields can be read, or `undefined`. */

@@ -82,12 +82,9 @@ async function run(argv: readonly string[]): Promise<void> {
     }
     case 'call': {
       const { values, positionals } = parse(rest, {
-        header: { type: 'string', multiple: true },
-        timeout: { type: 'string' },
-        'max-bytes': { type: 'string' },
+        ...EXCHANGE_OPTIONS,
         'protocol-version': { type: 'string' },
         'no-initialize': { type: 'boolean' },
-        'bearer-token-env': { type: 'string' },
       });
       const [url, method, params, ...extra] = positionals;
       if (method === undefined) throw new UsageError('call needs a URL and a METHOD');
@@ -103,12 +100,7 @@ async function run(argv: readonly string[]): Promise<void> {
       return;
     }
     case 'probe': {
-      const { values, positionals } = parse(rest, {
-        header: { type: 'string', multiple: true },
-        timeout: { type: 'string' },
-        'max-bytes': { type: 'string' },
-        'bearer-token-env': { type: 'string' },
-      });
+      const { values, positionals } = parse(rest, EXCHANGE_OPTIONS);
       if (positionals.length > 1) throw new UsageError(`probe takes one URL, got an extra ${JSON.stringify(positionals[1])}`);
       await probe(exchangeSettings(values, parseUrl(positionals[0], 'probe needs a URL')));
       return;
@@ -120,7 +112,17 @@ async function run(argv: readonly string[]): Promise<void> {
   }
 }
 
-/** The options `call` and `probe` share: the endpoint, `--header`, `--timeout`, `--max-bytes`, `--bearer-token-env`. */
+type OptionSpec = Record<string, { type: 'string' | 'boolean'; multiple?: boolean }>;
+
+/** The options `call` and `probe` share, which {@link exchangeSettings} reads. */
+const EXCHANGE_OPTIONS: OptionSpec = {
+  header: { type: 'string', multiple: true },
+  timeout: { type: 'string' },
+  'max-bytes': { type: 'string' },
+  'bearer-token-env': { type: 'string' },
+};
+
+/** The settings `call` and `probe` share: the endpoint, `--header`, `--timeout`, `--max-bytes`, `--bearer-token-env`. */
 function exchangeSettings(values: Record<string, unknown>, url: URL): ExchangeSettings {
   const headers = parseHeaders(values['header'] as string[] | undefined);
   return {
@@ -133,7 +135,6 @@ function exchangeSettings(values: Record<string, unknown>, url: URL): ExchangeSe
   };
 }
 
-type OptionSpec = Record<string, { type: 'string' | 'boolean'; multiple?: boolean }>;
 
 /** Node's own parser, strict; its complaints become usage errors. */
 function parse(args: readonly string[], options: OptionSpec): { values: Record<string, unknown>; positionals: string[] } {

@@ -1,7 +1,7 @@
 /**
  * A request of the 2026-07-28 era as the CLI sends it: the protocol version, the client's info
- * and capabilities in `params._meta` (the revision's per-request fields), and the headers
- * `mcpRequestHeaders` mirrors from it.
+ * and capabilities in `params._meta` (the revision's per-request fields), and the `Mcp-Param-*`
+ * headers of a tool's arguments.
  * @module
  */
 
@@ -45,12 +45,12 @@ export function modernRequest(settings: ExchangeSettings, id: JsonRpcRequestId, 
 }
 
 /**
- * The headers of a modern POST of `request`: the caller's, then the metadata headers mirrored
- * from the body (`tool` gives the `Mcp-Param-*` of a `tools/call`), which win, since the server
- * refuses a header that disagrees with the body.
+ * The caller's headers with the `Mcp-Param-*` a `tools/call` of `tool` mirrors from its
+ * arguments. Only those: `postJsonRpc` mirrors `MCP-Protocol-Version`, `Mcp-Method` and
+ * `Mcp-Name` from every modern request itself, but the tool's definition is the CLI's to give.
  */
-export function modernHeaders(callerHeaders: Headers, request: RequestMessage, tool?: object): Headers {
+export function withParamHeaders(callerHeaders: Headers, request: RequestMessage, tool: object): Headers {
   const headers = new Headers(callerHeaders);
-  mcpRequestHeaders(request, tool === undefined ? {} : { tool }).forEach((value, name) => headers.set(name, value));
+  mcpRequestHeaders(request, { tool }).forEach((value, name) => headers.set(name, value));
   return headers;
 }

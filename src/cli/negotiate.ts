@@ -8,9 +8,9 @@
 
 import { eraOf, MODERN_PROTOCOL_VERSION, postJsonRpc } from '../index.js';
 import { discoverAnswered, discoverFailed, type DiscoverOutcome } from './discover-outcome.js';
-import { postOptions, type ExchangeSettings } from './exchange-settings.js';
+import { stepOptions, type ExchangeSettings } from './exchange-settings.js';
 import { initialize, LEGACY_PROTOCOL_VERSION, type LegacySession } from './legacy-handshake.js';
-import { modernHeaders, modernRequest } from './modern-request.js';
+import { modernRequest } from './modern-request.js';
 
 /** How a command is to settle its era. */
 export interface NegotiationPlan {
@@ -73,10 +73,7 @@ export async function negotiate(settings: ExchangeSettings, plan: NegotiationPla
 export async function discover(settings: ExchangeSettings): Promise<DiscoverOutcome> {
   const request = modernRequest(settings, 0, 'server/discover', undefined, MODERN_PROTOCOL_VERSION);
   try {
-    const { answer, status } = await postJsonRpc(settings.url, request, {
-      ...postOptions(settings, modernHeaders(settings.headers, request)),
-      onMessage: undefined, // the messages of a step the user did not ask for are not theirs
-    });
+    const { answer, status } = await postJsonRpc(settings.url, request, stepOptions(settings, settings.headers));
     return discoverAnswered(answer, status);
   } catch (error) {
     return discoverFailed(error);

@@ -10,10 +10,10 @@ import { endSession } from '../client/end-session.js';
 import { mimeEssence } from '../vocabulary/content-type.js';
 import { isAnswerError, type JsonValue, type McpEra } from '../index.js';
 import { deleteOptions, objectOf, type ExchangeSettings } from './exchange-settings.js';
-import { initialize, LEGACY_PROTOCOL_VERSION, type LegacySession } from './legacy-handshake.js';
+import { endLegacySession, initialize, LEGACY_PROTOCOL_VERSION, type LegacySession } from './legacy-handshake.js';
 import { discover } from './negotiate.js';
 import { printJson } from './output.js';
-import { watchResponses, type ResponseWatch } from './response-watch.js';
+import { watchResponses } from './response-watch.js';
 
 /**
  * The 2025-era versions of Streamable HTTP, newest first (2024-11-05 had the HTTP+SSE transport):
@@ -156,7 +156,7 @@ async function accepts(settings: ExchangeSettings, version: string): Promise<boo
   } catch {
     return false;
   }
-  if (session.sessionId !== null) await endSession(settings.url, deleteOptions(settings, session.headers)).catch(() => undefined);
+  if (session.sessionId !== null) await endLegacySession(settings, session.headers);
   return true;
 }
 

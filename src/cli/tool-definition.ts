@@ -7,8 +7,8 @@
 
 import { checkMcpHeaderParams, postJsonRpc, type JsonValue } from '../index.js';
 import { CommandFailed } from './command-failed.js';
-import { objectOf, postOptions, type ExchangeSettings } from './exchange-settings.js';
-import { modernHeaders, modernRequest } from './modern-request.js';
+import { objectOf, stepOptions, type ExchangeSettings } from './exchange-settings.js';
+import { modernRequest } from './modern-request.js';
 
 /** Pages of `tools/list` read before giving up: a cursor that never ends stops here. */
 export const MAX_TOOL_PAGES = 100;
@@ -24,10 +24,7 @@ export async function toolDefinition(settings: ExchangeSettings, name: string, v
   let cursor: string | undefined;
   for (let page = 1; page <= MAX_TOOL_PAGES; page += 1) {
     const request = modernRequest(settings, `tools/list-${page}`, 'tools/list', cursor === undefined ? undefined : { cursor }, version);
-    const { answer } = await postJsonRpc(settings.url, request, {
-      ...postOptions(settings, modernHeaders(settings.headers, request)),
-      onMessage: undefined, // the messages of a step the user did not ask for are not theirs
-    });
+    const { answer } = await postJsonRpc(settings.url, request, stepOptions(settings, settings.headers));
     const result = objectOf(answer?.['result']);
     const tools = result?.['tools'];
     if (!Array.isArray(tools)) return undefined;
