@@ -1,15 +1,13 @@
 // `sse-answer call --bearer-token-env NAME`: the token from the environment, never from the
 // command line, never printed. The option's rules as a function, then the built command (dist/
 // cli.js) against the OAuth-protected v2 SDK server of helpers/auth-servers.ts.
-import { execFile } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { bearerTokenFromEnv } from '../src/cli/bearer-token.js';
 import { EXIT_CODES, EXIT_USAGE } from '../src/cli/exit-codes.js';
 import { UsageError } from '../src/cli/usage-error.js';
 import { startAuthServers, type AuthServers } from './helpers/auth-servers.js';
+import { runCli, type CliRun } from './helpers/run-cli.js';
 
-const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 const SECRET = 'cli-secret-token-0123456789';
 
 describe('bearerTokenFromEnv', () => {
@@ -45,19 +43,7 @@ describe('bearerTokenFromEnv', () => {
   });
 });
 
-interface Run {
-  readonly code: number;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-function run(args: readonly string[], env: Record<string, string>): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [cli, ...args], { encoding: 'utf8', timeout: 20_000, env: { ...process.env, ...env } }, (error, stdout, stderr) => {
-      resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : -1, stdout, stderr });
-    });
-  });
-}
+const run = (args: readonly string[], env: Record<string, string>): Promise<CliRun> => runCli(args, { env });
 
 describe.each(['both', 'stateful'] as const)('sse-answer call against the OAuth-protected v2 SDK server (%s)', (mode) => {
   let servers: AuthServers;

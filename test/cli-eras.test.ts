@@ -3,36 +3,19 @@
 // and the v1 SDK server (mcp-server.ts). For each: `call` negotiated and pinned, and `probe`.
 // A scripted server on 127.0.0.1 gives the refusals no real server gives on cue, to pin which
 // refusals fall back to `initialize` and which must not. `npm test` builds dist/ first.
-import { execFile } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { EXIT_CODES } from '../src/cli/exit-codes.js';
 import { decodeMcpHeaderValue } from '../src/index.js';
 import { startEraServers } from './helpers/era-servers.js';
 import { startMcpServer } from './helpers/mcp-server.js';
+import { runCli, type CliRun } from './helpers/run-cli.js';
 
-const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 // Several CLI processes a test, on a machine other work shares: room beyond the 5 s default.
 vi.setConfig({ testTimeout: 30_000 });
 
-interface Run {
-  readonly code: number;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-/** Runs the CLI (asynchronously: the servers under test live in this process). */
-function run(args: readonly string[]): Promise<Run> {
-  return new Promise((resolve) => {
-    const child = execFile(process.execPath, [cli, ...args], { encoding: 'utf8', timeout: 20_000 }, (error, stdout, stderr) => {
-      const code = error === null ? 0 : typeof error.code === 'number' ? error.code : -1;
-      resolve({ code, stdout, stderr });
-    });
-    child.stdin?.end('');
-  });
-}
+const run = (args: readonly string[]): Promise<CliRun> => runCli(args);
 
 /** One request as a server saw it: what every server helper records. */
 interface Seen {
@@ -147,7 +130,7 @@ afterAll(async () => {
 });
 
 /** Runs `args` against `subject` and returns what it saw of that run. */
-async function against(subject: Subject, args: (url: string) => string[]): Promise<Run & { seen: Seen[] }> {
+async function against(subject: Subject, args: (url: string) => string[]): Promise<CliRun & { seen: Seen[] }> {
   const before = subject.requests.length;
   const result = await run(args(subject.url));
   return { ...result, seen: subject.requests.slice(before) };

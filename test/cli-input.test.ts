@@ -3,39 +3,23 @@
 // read — missing, a directory, no permission, a read error at the start or mid-way — is exit 1
 // and one line on every path (read with and without --content-type, events). The built CLI runs as a process;
 // the mid-way read error, which no real file gives on cue, is injected under `open` in-process.
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { EXIT_CODES } from '../src/cli/exit-codes.js';
+import { CLI, runCli, type CliRun } from './helpers/run-cli.js';
 
-const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 // Several CLI processes a test, on a machine other work shares: room beyond the 5 s default.
 vi.setConfig({ testTimeout: 30_000 });
 const dir = mkdtempSync(join(tmpdir(), 'sse-answer-cli-input-'));
 // Traversable by anyone, so a run as another user meets the file's own permission, not the directory's.
 chmodSync(dir, 0o755);
 
-interface Run {
-  readonly code: number;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
 /** Runs the CLI; `asUser` runs it as that uid and gid (only root may). */
-function run(args: readonly string[], asUser?: number): Promise<Run> {
-  return new Promise((resolve) => {
-    const options = { encoding: 'utf8' as const, timeout: 20_000, ...(asUser === undefined ? {} : { uid: asUser, gid: asUser }) };
-    const child = execFile(process.execPath, [cli, ...args], options, (error, stdout, stderr) => {
-      const code = error === null ? 0 : typeof error.code === 'number' ? error.code : -1;
-      resolve({ code, stdout, stderr });
-    });
-    child.stdin?.end('');
-  });
-}
+const run = (args: readonly string[], asUser?: number): Promise<CliRun> => runCli(args, { asUser });
 
 const ANSWER = 'data: {"jsonrpc":"2.0","id":1,"result":1}\n\n';
 
@@ -47,7 +31,7 @@ const PATHS: readonly (readonly string[])[] = [
   ['events'],
 ];
 
-function expectCannotRead(result: Run, path: string, code: string, label: string): void {
+function expectCannotRead(result: CliRun, path: string, code: string, label: string): void {
   expect(result.code, label).toBe(1);
   expect(result.stdout, label).toBe('');
   expect(result.stderr, label).toBe(`sse-answer: cannot read ${path}: ${code}\n`);
@@ -92,7 +76,7 @@ describe('an input that cannot be read: exit 1, one line, on every path', () => 
  */
 function feed(args: readonly string[], chunk: Uint8Array, limit: number): Promise<{ code: number | null; stderr: string; written: number }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [cli, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
     let stderr = '';
     let written = 0;
     let exited = false;

@@ -1,33 +1,16 @@
 // The built `sse-answer` command (dist/cli.js), run as a process: captured bodies, bad usage, and
 // calls against the official MCP server. `npm test` builds dist/ first.
-import { execFile } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { EXIT_CODES } from '../src/cli/exit-codes.js';
 import { startMcpServer, type RunningMcpServer } from './helpers/mcp-server.js';
+import { runCli, type CliRun } from './helpers/run-cli.js';
 
-const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'sse-answer-cli-'));
 
-interface Run {
-  readonly code: number;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-/** Runs the CLI (asynchronously: the server under test lives in this process). */
-function run(args: readonly string[], stdin?: string): Promise<Run> {
-  return new Promise((resolve) => {
-    const child = execFile(process.execPath, [cli, ...args], { encoding: 'utf8', timeout: 20_000 }, (error, stdout, stderr) => {
-      const code = error === null ? 0 : typeof error.code === 'number' ? error.code : -1;
-      resolve({ code, stdout, stderr });
-    });
-    child.stdin?.end(stdin ?? '');
-  });
-}
+const run = (args: readonly string[], stdin?: string): Promise<CliRun> => runCli(args, { stdin });
 
 function file(name: string, text: string): string {
   const path = join(dir, name);

@@ -18,6 +18,7 @@ import { fakeServer, realClearTimeout, realSetTimeout, type BodySpec, type Call,
 import { reasonOf, type ReasonKind } from '../faulty-body.js';
 import { jsonDifference, show } from '../json-values.js';
 import { Broken, defineTarget, ensure } from '../target.js';
+import { markProcess, sinceMark } from '../process-watch.js';
 
 /** What the caller's `onMessage` does: nothing (none given), records, throws or aborts the caller's signal at its `at`-th message. */
 type OnMessagePlan =
@@ -331,10 +332,6 @@ const answering = async (_url: string | URL, init: RequestInit): Promise<Respons
   return new Response(JSON.stringify({ jsonrpc: '2.0', id, result: {} }), { headers: { 'content-type': 'application/json' } });
 };
 
-/** Rejections nobody handled, and listener-leak warnings, since the first exchange. */
-const unhandled: unknown[] = [];
-const leakWarnings: Error[] = [];
-let watching = false;
 
 const turn = (): Promise<void> => new Promise((resolve) => realSetTimeout(resolve, 0));
 
@@ -385,15 +382,7 @@ class Late extends Broken {}
 const TRIES = 3;
 
 async function checkOnce(input: ExchangeInput): Promise<string> {
-  if (!watching) {
-    watching = true;
-    process.on('unhandledRejection', (reason) => unhandled.push(reason));
-    process.on('warning', (warning) => {
-      if (warning.name === 'MaxListenersExceededWarning') leakWarnings.push(warning);
-    });
-  }
-  const unhandledBefore = unhandled.length;
-  const warningsBefore = leakWarnings.length;
+  const mark = markProcess();
   const message = messageOf(input);
   const isRequest = input.kind === 'request';
   const modern = input.era !== 'legacy';
@@ -524,8 +513,9 @@ async function checkOnce(input: ExchangeInput): Promise<string> {
     const body = call.response?.body;
     ensure(body === null || body === undefined || !body.locked || server.sources.some((s) => s.call === i && (s.closed || s.cancelled || s.errored)), () => `the body of call ${i} is still locked`);
   });
-  ensure(unhandled.length === unhandledBefore, () => `an unhandled rejection: ${show(String(unhandled[unhandled.length - 1]))}`);
-  ensure(leakWarnings.length === warningsBefore, () => `${leakWarnings[leakWarnings.length - 1]?.message ?? ''}`);
+  const since = sinceMark(mark);
+  ensure(since.rejections.length === 0, () => `an unhandled rejection: ${show(String(since.rejections.at(-1)))}`);
+  ensure(since.warnings.length === 0, () => `${since.warnings.at(-1)?.message ?? ''}`);
 
   // Every request went where the caller said, as the rules allow.
   const origin = new URL(input.url).origin;

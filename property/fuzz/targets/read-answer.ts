@@ -24,6 +24,7 @@ import { bodyInputArb, chunksOf, type BodyInput } from '../bodies.js';
 import { faultyBody, heartbeatOf, reasonOf, type BadChunk, type CancelKind, type Fault, type ReasonKind } from '../faulty-body.js';
 import { jsonDifference, show } from '../json-values.js';
 import { Broken, defineTarget, ensure } from '../target.js';
+import { markProcess, sinceMark } from '../process-watch.js';
 
 type OnMessagePlan = { readonly kind: 'none' } | { readonly kind: 'throw'; readonly at: number } | { readonly kind: 'abort'; readonly at: number; readonly reason: ReasonKind };
 type SignalPlan = { readonly kind: 'none' } | { readonly kind: 'given' } | { readonly kind: 'pre-aborted'; readonly reason: ReasonKind };
@@ -170,10 +171,6 @@ function expectedOf(input: ReadInput, chunks: readonly Uint8Array[]): Expected {
   throw new Error('unreachable: the loop ends at the end of the body');
 }
 
-/** Rejections nobody handled, and listener-leak warnings, since the first read. */
-const unhandled: unknown[] = [];
-const leakWarnings: Error[] = [];
-let watching = false;
 
 const turns = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -186,15 +183,7 @@ export const readAnswerTarget = defineTarget<ReadInput>({
   async: true,
   arbitrary: inputArb,
   async check(input) {
-    if (!watching) {
-      watching = true;
-      process.on('unhandledRejection', (reason) => unhandled.push(reason));
-      process.on('warning', (warning) => {
-        if (warning.name === 'MaxListenersExceededWarning') leakWarnings.push(warning);
-      });
-    }
-    const unhandledBefore = unhandled.length;
-    const warningsBefore = leakWarnings.length;
+    const mark = markProcess();
     const chunks = chunksOf(input.bytes, input.cuts);
     const expected = expectedOf(input, chunksOf(input.bytes, input.cuts)); // its own copies: the reader's may be kept
 
@@ -266,8 +255,9 @@ export const readAnswerTarget = defineTarget<ReadInput>({
     ensure(settlements === 1, () => `settled ${settlements} times`);
     ensure(record.pulls === settledAt.pulls, () => `${record.pulls - settledAt.pulls} reads after readAnswer settled`);
     ensure(received.length === settledAt.messages, 'onMessage was called after readAnswer settled');
-    ensure(unhandled.length === unhandledBefore, () => `an unhandled rejection: ${show(String(unhandled[unhandled.length - 1]))}`);
-    ensure(leakWarnings.length === warningsBefore, () => `${leakWarnings[leakWarnings.length - 1]?.message ?? ''} (with ${input.alongside + 1} reads on one signal)`);
+    const since = sinceMark(mark);
+    ensure(since.rejections.length === 0, () => `an unhandled rejection: ${show(String(since.rejections.at(-1)))}`);
+    ensure(since.warnings.length === 0, () => `${since.warnings.at(-1)?.message ?? ''} (with ${input.alongside + 1} reads on one signal)`);
 
     // The messages: all those expected, or (after an abort from onMessage or a timer) a prefix of at least `min`.
     const exact = expected.min === expected.messages.length;
