@@ -4,7 +4,7 @@
 // performance.now() in paired rounds of alternating order, so a drift in the machine's speed
 // lands on both sides of a ratio.
 import { answer, answerEnd, answerStart } from '../dist/index.js';
-import { consume, consumed, readCeiling, readWithEventsourceParser, readWithScanner } from './portable-readers.mjs';
+import { consume, consumed, readCeiling, readDecodeOnly, readWithEventsourceParser, readWithScanner, readWithScannerAndParse } from './portable-readers.mjs';
 import * as w from './workloads.mjs';
 
 /** The answer reducer over `chunks` of one event-stream answer, to its result. */
@@ -73,9 +73,11 @@ function answerBody(size) {
 /**
  * Every figure, as `{ id, value, rounds }`; `only` (a substring of an id) measures some. An id
  * reads `<case>.<a>/<b>`: a's throughput over b's, so `scanner/answer` is what the answer reducer
- * costs as a multiple of the scanner alone.
+ * costs as a multiple of the scanner alone. `limits` adds each small-event case's decode-only
+ * limit (`<case>.decode/eventsource-parser`) and the 1 MiB answer's scanner + JSON.parse
+ * (`answer-1mib.scanner/scanner+parse`), which no target bounds: the gate leaves them out.
  */
-export function measurePortable({ rounds, seconds, only }) {
+export function measurePortable({ rounds, seconds, limits = false, only }) {
   const wanted = (id) => only === undefined || id.includes(only);
   const figures = [];
   for (const [name, text, size] of STREAMS) {
@@ -84,6 +86,10 @@ export function measurePortable({ rounds, seconds, only }) {
     const bytes = w.encode(text());
     const chunks = w.chunked(bytes, size);
     if (wanted(id)) figures.push({ id, ...paired(() => readWithScanner(chunks), () => readWithEventsourceParser(chunks), rounds, seconds) });
+    const limit = `${name}.decode/eventsource-parser`;
+    if (limits && size === 1024 && wanted(limit)) {
+      figures.push({ id: limit, ...paired(() => readDecodeOnly(chunks), () => readWithEventsourceParser(chunks), rounds, seconds) });
+    }
     if (name === 'large' && wanted('large.scanner/ceiling')) {
       // The engine's own limit: the event's bytes decoded into one fresh string, nothing else.
       const data = bytes.slice(6, 6 + LARGE);
@@ -93,6 +99,11 @@ export function measurePortable({ rounds, seconds, only }) {
   if (wanted('answer-1mib.scanner/answer')) {
     const chunks = w.chunked(answerBody(LARGE), 16 * 1024);
     figures.push({ id: 'answer-1mib.scanner/answer', ...paired(() => readWithScanner(chunks), () => readWithAnswerReducer(chunks), rounds, seconds) });
+  }
+  if (limits && wanted('answer-1mib.scanner/scanner+parse')) {
+    // The engine's own parse, beside the reducer: the scanner, then JSON.parse of the data.
+    const chunks = w.chunked(answerBody(LARGE), 16 * 1024);
+    figures.push({ id: 'answer-1mib.scanner/scanner+parse', ...paired(() => readWithScanner(chunks), () => readWithScannerAndParse(chunks), rounds, seconds) });
   }
   if (wanted('answer-drip.scanner/answer')) {
     const chunks = w.chunked(answerBody(200_000), 1);

@@ -36,6 +36,32 @@ export function readWithEventsourceParser(chunks) {
   parser.feed(decoder.decode());
 }
 
+/**
+ * The scanner, then one `JSON.parse` of each event's data: what reading an answer costs any
+ * reader that parses it with `JSON.parse`. Beside the answer reducer it says how much of the
+ * reducer's cost is the engine's own parse (`answer-1mib.scanner/scanner+parse`).
+ */
+export function readWithScannerAndParse(chunks) {
+  let state = scanStart();
+  for (const chunk of chunks) {
+    const result = scan(state, chunk);
+    state = result.state;
+    for (const event of result.events) consume(JSON.parse(event.data).result.content[0].text);
+  }
+  for (const event of scanEnd(state).events) consume(JSON.parse(event.data).result.content[0].text);
+}
+
+/**
+ * The limit for a stream of small events: its chunks decoded as eventsource-parser's reader
+ * decodes them (one streaming TextDecoder) and read, and nothing else. No reader that decodes
+ * the chunks so can be faster, so `decode/eventsource-parser` is the most it can beat the peer by.
+ */
+export function readDecodeOnly(chunks) {
+  const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
+  for (const chunk of chunks) consume(decoder.decode(chunk, { stream: true }));
+  consume(decoder.decode());
+}
+
 const ceilingDecoder = new TextDecoder();
 /**
  * The ceiling for one large event: its data's bytes decoded into one fresh string by one

@@ -277,6 +277,26 @@ describe('line ends', () => {
     ]);
   });
 
+  test('a blank line after a CR or CRLF dispatches, however the stream is split', () => {
+    // The blank line after a CRLF is read at once (the scanner's CRLF CRLF path); after a lone CR,
+    // and when a chunk ends inside it, it is read by the general loop. Every split must agree.
+    const input = 'data: a\r\r\ndata: b\r\n\r\nevent: x\r\ndata: c\r\n\r\r\n';
+    const expected = [
+      { type: 'message', data: 'a', lastEventId: '' },
+      { type: 'message', data: 'b', lastEventId: '' },
+      { type: 'x', data: 'c', lastEventId: '' },
+    ];
+    expect(feed(input).events).toEqual(expected);
+    for (const cuts of allCutPairs(input.length)) expect(feed(input, cuts).events, `cut at ${cuts}`).toEqual(expected);
+  });
+
+  test('CRLF then a CR that ends the input is a blank line: the event is dispatched at once', () => {
+    const r = feed('data: a\r\n\r');
+    expect(r.events).toEqual([{ type: 'message', data: 'a', lastEventId: '' }]);
+    // The LF that follows completes that CRLF: it is no second blank line.
+    expect(feed('\ndata: b\n\n', [], r.state).events).toEqual([{ type: 'message', data: 'b', lastEventId: '' }]);
+  });
+
   test('CR at the very end of input ends its line at once', () => {
     const r = feed('data: a\r');
     expect(r.events).toEqual([]);

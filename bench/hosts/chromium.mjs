@@ -10,7 +10,7 @@ const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', 
 const PAGE = '<!doctype html><meta charset="utf-8"><title>sse-answer bench</title>';
 
 /** Measures in a fresh page; resolves with { runtime, figures }. */
-export async function measureInChromium({ rounds, seconds, only, timeoutMs }) {
+export async function measureInChromium({ rounds, seconds, limits, only, timeoutMs }) {
   const bundle = await portableBundle();
   const browser = await chromium.launch({ executablePath: await sparticuz.executablePath(), args: FLAGS, timeout: timeoutMs });
   try {
@@ -27,7 +27,7 @@ export async function measureInChromium({ rounds, seconds, only, timeoutMs }) {
     const result = await page.evaluate(async (settings) => {
       const { measurePortable } = await import('/portable.js');
       return measurePortable(settings);
-    }, { rounds, seconds, only });
+    }, { rounds, seconds, limits, only });
     return { runtime: `chromium ${browser.version()}`, ...result };
   } finally {
     await browser.close();

@@ -16,7 +16,7 @@ export default {
 };`;
 
 /** Measures in a fresh workerd; resolves with { runtime, figures }. */
-export async function measureInWorkerd({ rounds, seconds, only, timeoutMs }) {
+export async function measureInWorkerd({ rounds, seconds, limits, only, timeoutMs }) {
   const version = JSON.parse(readFileSync(require.resolve('workerd/package.json'), 'utf8')).version;
   const miniflare = new Miniflare({
     modules: [
@@ -29,7 +29,7 @@ export async function measureInWorkerd({ rounds, seconds, only, timeoutMs }) {
   try {
     const response = await miniflare.dispatchFetch('http://localhost/', {
       method: 'POST',
-      body: JSON.stringify({ rounds, seconds, only }),
+      body: JSON.stringify({ rounds, seconds, limits, only }),
       signal: AbortSignal.timeout(timeoutMs),
     });
     if (!response.ok) throw new Error(`the worker answered ${response.status}: ${(await response.text()).slice(0, 300)}`);

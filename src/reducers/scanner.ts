@@ -208,7 +208,14 @@ function scanText(state: ScanState, chunk: Uint8Array, events: SseEvent[]): Scan
       // Only a LF right after it is still to be skipped, here or at the start of the next input.
       pos = end + 1;
       if (pos === text.length) afterCR = true;
-      else if (text.charCodeAt(pos) === LF) pos++;
+      else {
+        if (text.charCodeAt(pos) === LF) pos++;
+        // CRLF CRLF: the next line is blank, as with LF LF above.
+        if (text.charCodeAt(pos) === CR && text.charCodeAt(pos + 1) === LF) {
+          buffers.dispatch();
+          pos += 2;
+        }
+      }
       cr = text.indexOf('\r', pos);
       if (lf !== -1 && lf < pos) lf = text.indexOf('\n', pos);
     }
@@ -292,6 +299,8 @@ class EventBuffers {
   interpretLine(text: string, start: number, end: number): void {
     // "If the line is empty (a blank line): Dispatch the event."
     if (start === end) return this.dispatch();
+    // A comment: keep-alives are whole streams of them, so they leave before the field matchers.
+    if (text.charCodeAt(start) === COLON) return;
     let value: number;
     if ((value = dataValue(text, start, end)) !== -1) {
       // "Append the field value to the data buffer, then append a single U+000A LINE FEED."
