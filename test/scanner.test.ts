@@ -1195,6 +1195,22 @@ describe('chunk boundaries', () => {
     ]);
   });
 
+  test('values cut from a large chunk equal those cut from small ones, at every length', () => {
+    // From a chunk of more than 4 KiB, short values are cut from shared copies of its text and
+    // long ones copied alone; from chunks of 100 bytes, every value is a plain slice.
+    let text = '';
+    for (let i = 0; i < 600; i++) {
+      const n = (i * 37) % 3000; // 0 to 2 999 characters: short, window-sized and longer than half a window
+      text += `event: e${'v'.repeat(n % 50)}${i}\nid: ${i}-${'i'.repeat(n % 20)}\ndata: ${String(i).padEnd(n, 'x')}\ndata: ${'y'.repeat(n >> 1)}\n\n`;
+    }
+    const bytes = encoder.encode(text);
+    const whole = scanAll([bytes]);
+    const small = scanAll(Array.from({ length: Math.ceil(bytes.length / 100) }, (_, k) => bytes.slice(k * 100, k * 100 + 100)));
+    expect(whole.events).toHaveLength(600);
+    expect(whole.events).toEqual(small.events);
+    expect(whole.events[599]).toEqual({ type: `e${'v'.repeat(((599 * 37) % 3000) % 50)}599`, data: `${'599'.padEnd((599 * 37) % 3000, 'x')}\n${'y'.repeat(((599 * 37) % 3000) >> 1)}`, lastEventId: `599-${'i'.repeat(((599 * 37) % 3000) % 20)}` });
+  });
+
   describe('a mixed stream gives the same result however it is split', () => {
     // BOM, CRLF, CR-only, comment, retry, id, 2- and 4-byte characters, an empty-data event,
     // an id reset and a trailing CR.
@@ -1274,6 +1290,13 @@ describe('memory held by states and events', () => {
     const { bytesRead, retained } = probe('retention');
     expect(bytesRead).toBeGreaterThan(8 * 1024 * 1024);
     expect(retained).toBeLessThan(256 * 1024);
+  });
+
+  test('one small event kept from a large chunk of them keeps a few KiB alive, not the chunk', () => {
+    // Its values are cut from a copy of 4 KiB that the events around it share.
+    const { bytesRead, retained } = probe('one-of-many');
+    expect(bytesRead).toBeGreaterThan(8 * 1024 * 1024);
+    expect(retained).toBeLessThan(64 * 1024);
   });
 
   test.each([

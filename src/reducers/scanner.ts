@@ -82,12 +82,22 @@ export interface ScanEndOptions {
 
 /**
  * `value`, a slice of `text` (or of a line built from it), as a string that keeps no more of
- * `text` alive than its own size again: engines make a long slice a view of its parent, so a short
- * value cut from a large chunk would hold the whole chunk's text. Every string a state or an event
- * holds passes through here. Values from a text of at most DETACH characters stay views.
+ * `text` alive than its own size again, or DETACH characters: engines make a long slice a view of
+ * its parent, so a short value cut from a large chunk would hold the whole chunk's text. Every
+ * string a state or an event holds passes through here or {@link EventBuffers.cut}, which applies
+ * the same rule. Values from a text of at most DETACH characters stay views.
  */
 function detached(value: string, text: string): string {
-  if (value.length < 13 || text.length <= DETACH || value.length * 2 >= text.length) return value;
+  return staysView(value.length, text.length) ? value : copyOf(value);
+}
+
+/** Whether a value of `length` characters cut from a text of `textLength` may stay a view of it. */
+function staysView(length: number, textLength: number): boolean {
+  return length < 13 || textLength <= DETACH || length * 2 >= textLength;
+}
+
+/** A copy of `value` that shares nothing with its parent. */
+function copyOf(value: string): string {
   // A rope read by `slice` is flattened into a new string first: the copy keeps nothing else.
   return (' ' + value).slice(1);
 }
@@ -267,6 +277,14 @@ function restOf(text: string, pos: number): GrowingText {
   return { settled: detached(rest.settled, text), recent: detached(rest.recent, text) };
 }
 
+/** A copy of `of[start, end)`: see {@link EventBuffers.cut}. */
+interface TextWindow {
+  readonly of: string;
+  readonly start: number;
+  readonly end: number;
+  readonly copy: string;
+}
+
 /**
  * The buffers of the event being built, as a mutable working copy for one call. Created from a
  * state and read back into a new one, so no state is ever changed; events go to the caller's list.
@@ -280,6 +298,8 @@ class EventBuffers {
   id: string;
   /** Where dispatched events go. */
   private readonly events: SseEvent[];
+  /** The copy that short values of a large text are cut from (see {@link cut}); made when first needed. */
+  private window: TextWindow | undefined = undefined;
 
   constructor(state: ScanState, events: SseEvent[]) {
     this.events = events;
@@ -305,23 +325,45 @@ class EventBuffers {
     if ((value = dataValue(text, start, end)) !== -1) {
       // "Append the field value to the data buffer, then append a single U+000A LINE FEED."
       // The LF is appended before the next line instead: the one dispatch would remove is never there.
-      const line = detached(text.slice(value, end), text);
+      const line = this.cut(text, value, end);
       if (this.data === undefined) this.data = line;
       else this.moreData = grow(this.moreData, '\n' + line);
     } else if ((value = eventValue(text, start, end)) !== -1) {
       // "Set the event type buffer to the field value."
-      this.type = detached(text.slice(value, end), text);
+      this.type = this.cut(text, value, end);
     } else if ((value = idValue(text, start, end)) !== -1) {
       // "If the field value does not contain U+0000 NULL, then set the last event ID buffer to
       // the field value. Otherwise, ignore the field."
-      const id = text.slice(value, end);
-      if (id.indexOf('\0') === -1) this.id = detached(id, text);
+      const id = this.cut(text, value, end);
+      if (id.indexOf('\0') === -1) this.id = id;
     } else if ((value = retryValue(text, start, end)) !== -1) {
       // "If the field value consists of only ASCII digits, then interpret the field value as an
       // integer in base ten, and set the event stream's reconnection time to that integer.
       // Otherwise, ignore the field." It takes effect now, whatever becomes of the block.
       if (value < end && isDigits(text, value, end)) this.retry = Number(text.slice(value, end));
     }
+  }
+
+  /**
+   * `text[start, end)`, held by the rule of {@link detached}. A short value of a large text is cut
+   * from a copy of the DETACH characters that start with it, and the values after it that fit
+   * there share that copy: a copy per DETACH characters of small events, not a copy per value
+   * (a 16 KiB read of small events would otherwise copy every one of them).
+   */
+  private cut(text: string, start: number, end: number): string {
+    // Small, so that engines inline it into every field: most values stay views.
+    return staysView(end - start, text.length) ? text.slice(start, end) : this.copied(text, start, end);
+  }
+
+  /** {@link cut} for a value that may not stay a view of `text`. */
+  private copied(text: string, start: number, end: number): string {
+    if (end - start > DETACH >> 1) return copyOf(text.slice(start, end));
+    let window = this.window;
+    if (window === undefined || window.of !== text || start < window.start || end > window.end) {
+      const windowEnd = start + DETACH < text.length ? start + DETACH : text.length;
+      window = this.window = { of: text, start, end: windowEnd, copy: copyOf(text.slice(start, windowEnd)) };
+    }
+    return window.copy.slice(start - window.start, end - window.start);
   }
 
   /** The spec's "dispatch the event" steps, for a blank line (or the end of a closed body). */

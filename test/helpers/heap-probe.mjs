@@ -1,6 +1,7 @@
 // Live-heap probes of the scanner, run in a child `node --expose-gc` process so that a test can
 // measure what a state or an event keeps alive: a bound on bytes, not a timing.
 //   node --expose-gc heap-probe.mjs <dist entry> retention
+//   node --expose-gc heap-probe.mjs <dist entry> one-of-many
 //   node --expose-gc heap-probe.mjs <dist entry> lines <line as JSON> <bytes>
 // Prints one JSON object: { bytesRead, retained }, retained being the bytes of heap that the
 // scanner's results alone keep alive, after a full GC.
@@ -27,6 +28,25 @@ function retention() {
   return { bytesRead: chunk.length, kept: scan(scanStart(), chunk) };
 }
 
+/**
+ * One 8 MiB chunk of small events (40-character data, each with an id and a type): the one event
+ * of them that is kept. Short values of a large chunk are cut from shared copies of a few KiB of
+ * it; one event must keep no more than such a copy alive, not the chunk's text.
+ */
+function oneOfMany() {
+  const eventsOf = (size) => {
+    let text = '';
+    for (let i = 0; text.length < size; i++) text += `event: type-${i}-${'t'.repeat(20)}\nid: id-${i}-${'i'.repeat(20)}\ndata: ${String(i).padStart(40, 'd')}\n\n`;
+    return encoder.encode(text);
+  };
+  // Once first, smaller: code the engine compiles and later drops in a GC would otherwise count
+  // as what the event holds (about 200 KB in Node 20).
+  scan(scanStart(), eventsOf(64 * 1024));
+  const chunk = eventsOf(8 * 1024 * 1024);
+  const { events } = scan(scanStart(), chunk);
+  return { bytesRead: chunk.length, kept: events[events.length >> 1] };
+}
+
 /** The state after `total` bytes of `line` repeated, in 64 KiB chunks, with no blank line. */
 function lines(line, total) {
   const chunk = encoder.encode(line.repeat(Math.ceil((64 * 1024) / line.length)));
@@ -39,7 +59,7 @@ function lines(line, total) {
   return { bytesRead, kept: state };
 }
 
-const holder = probe === 'retention' ? retention() : lines(JSON.parse(args[0]), Number(args[1]));
+const holder = probe === 'retention' ? retention() : probe === 'one-of-many' ? oneOfMany() : lines(JSON.parse(args[0]), Number(args[1]));
 const withKept = live();
 holder.kept = undefined;
 // What the results alone hold alive: the heap with them, less the heap without them.
