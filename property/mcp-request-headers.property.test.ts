@@ -13,6 +13,7 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { decodeMcpHeaderValue, encodeMcpHeaderValue, mcpRequestHeaders } from '../src/index.js';
 import { numRuns, seed } from './settings.js';
+import { EXECUTE_SQL } from '../test/helpers/spec-tools.js';
 
 const VERSION = '2026-07-28';
 const META = { 'io.modelcontextprotocol/protocolVersion': VERSION };
@@ -396,18 +397,7 @@ describe("the revision's examples (basic/transports/streamable-http), copied fro
     [
       'execute_sql, the resulting HTTP request',
       { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { _meta: META, name: 'execute_sql', arguments: { region: 'us-west1', query: 'SELECT * FROM users' } } },
-      {
-        name: 'execute_sql',
-        description: 'Execute SQL on Google Cloud Spanner',
-        inputSchema: {
-          type: 'object',
-          properties: {
-            region: { type: 'string', description: 'The region to execute the query in', 'x-mcp-header': 'Region' },
-            query: { type: 'string', description: 'The SQL query to execute' },
-          },
-          required: ['region', 'query'],
-        },
-      },
+      EXECUTE_SQL,
       { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'execute_sql', 'mcp-param-region': 'us-west1' },
     ],
   ];

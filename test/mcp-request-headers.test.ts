@@ -14,6 +14,7 @@ import {
   type McpHeaderParamsCheck,
   type McpRequestHeadersOptions,
 } from '../src/index.js';
+import { EXECUTE_SQL } from './helpers/spec-tools.js';
 
 const VERSION = '2026-07-28';
 const META = {
@@ -43,20 +44,6 @@ function toolWith(name: string, params: Record<string, [header: unknown, type: u
   for (const [key, [header, type]] of Object.entries(params)) properties[key] = { type, 'x-mcp-header': header };
   return { name, inputSchema: { type: 'object', properties } };
 }
-
-/** The spec's execute_sql tool (streamable-http "Custom Headers from Tool Parameters"; server/tools "x-mcp-header"). */
-const EXECUTE_SQL = {
-  name: 'execute_sql',
-  description: 'Execute SQL on Google Cloud Spanner',
-  inputSchema: {
-    type: 'object',
-    properties: {
-      region: { type: 'string', description: 'The region to execute the query in', 'x-mcp-header': 'Region' },
-      query: { type: 'string', description: 'The SQL query to execute' },
-    },
-    required: ['region', 'query'],
-  },
-};
 
 function reasonsOf(check: McpHeaderParamsCheck): readonly string[] {
   return check.valid ? [] : check.reasons;
