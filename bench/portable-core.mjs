@@ -4,7 +4,7 @@
 // performance.now() in paired rounds of alternating order, so a drift in the machine's speed
 // lands on both sides of a ratio.
 import { answer, answerEnd, answerStart } from '../dist/index.js';
-import { consume, consumed, readCeiling, readDecodeOnly, readWithEventsourceParser, readWithScanner, readWithScannerAndParse } from './portable-readers.mjs';
+import { consume, consumed, readCeiling, readDecodeOnly, readWithEventsourceParser, readWithScanner, readWithScannerAndParse, readWithScannerEach } from './portable-readers.mjs';
 import * as w from './workloads.mjs';
 
 /** The answer reducer over `chunks` of one event-stream answer, to its result. */
@@ -79,13 +79,19 @@ function answerBody(size) {
   return w.encode(`event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: 'y'.repeat(size) }] } })}\n\n`);
 }
 
-/** A stream case's figures, pushed onto `figures`: against eventsource-parser, and its limit. */
+/**
+ * A stream case's figures, pushed onto `figures`: against eventsource-parser, and its limit. The
+ * scanner is read as the parser is, each event handed to a callback (`scanEach`); with `limits`,
+ * `scan`, which lists each chunk's events, is measured beside it (`<case>.scan/eventsource-parser`).
+ */
 function streamFigures(figures, [name, text, size, decodeLimit], wanted, limits, rounds, seconds) {
   const id = `${name}.scanner/eventsource-parser`;
   if (!wanted(id) && !(name === 'large' && wanted('large.scanner/ceiling'))) return;
   const bytes = w.encode(text());
   const chunks = w.chunked(bytes, size);
-  if (wanted(id)) figures.push({ id, ...paired(() => readWithScanner(chunks), () => readWithEventsourceParser(chunks), rounds, seconds) });
+  if (wanted(id)) figures.push({ id, ...paired(() => readWithScannerEach(chunks), () => readWithEventsourceParser(chunks), rounds, seconds) });
+  const listed = `${name}.scan/eventsource-parser`;
+  if (limits && wanted(listed)) figures.push({ id: listed, ...paired(() => readWithScanner(chunks), () => readWithEventsourceParser(chunks), rounds, seconds) });
   const limit = `${name}.decode/eventsource-parser`;
   if (limits && decodeLimit && wanted(limit)) {
     figures.push({ id: limit, ...paired(() => readDecodeOnly(chunks), () => readWithEventsourceParser(chunks), rounds, seconds) });
@@ -93,7 +99,7 @@ function streamFigures(figures, [name, text, size, decodeLimit], wanted, limits,
   if (name === 'large' && wanted('large.scanner/ceiling')) {
     // The engine's own limit: the event's bytes decoded into one fresh string, nothing else.
     const data = bytes.slice(6, 6 + LARGE);
-    figures.push({ id: 'large.scanner/ceiling', ...paired(() => readWithScanner(chunks), () => readCeiling(data), rounds, seconds) });
+    figures.push({ id: 'large.scanner/ceiling', ...paired(() => readWithScannerEach(chunks), () => readCeiling(data), rounds, seconds) });
   }
 }
 
@@ -112,7 +118,8 @@ function answerFigures(figures, wanted, limits, rounds, seconds) {
 /**
  * Every figure, as `{ id, value, rounds }`; `only` (a substring of an id) measures some. An id
  * reads `<case>.<a>/<b>`: a's throughput over b's, so `scanner/answer` is what the answer reducer
- * costs as a multiple of the scanner alone. `limits` adds each small-event case's decode-only
+ * costs as a multiple of the scanner alone. `limits` adds each stream case read by `scan`
+ * (`<case>.scan/eventsource-parser`), each small-event case's decode-only
  * limit (`<case>.decode/eventsource-parser`) and the 1 MiB answer's scanner + JSON.parse
  * (`answer-1mib.scanner/scanner+parse`), which no target bounds: the gate leaves them out.
  */

@@ -2,7 +2,7 @@
 // consume() touches an event's first, middle and last character, which makes an engine
 // materialise a string built lazily (a rope), so no reader can defer its work past the timer.
 import { createParser } from 'eventsource-parser';
-import { scan, scanEnd, scanStart } from '../dist/index.js';
+import { scan, scanEach, scanEnd, scanEndEach, scanStart } from '../dist/index.js';
 
 let sink = 0;
 /** Reads a string in full; see the file's header. */
@@ -26,6 +26,17 @@ export function readWithScanner(chunks) {
     for (const event of result.events) consume(event.data);
   }
   for (const event of scanEnd(state).events) consume(event.data);
+}
+
+/**
+ * This package's scanner read as eventsource-parser is read: each event handed to a callback as
+ * it is dispatched (`scanEach`), where `scan` builds a list of each chunk's events.
+ */
+export function readWithScannerEach(chunks) {
+  const onEvent = (event) => consume(event.data);
+  let state = scanStart();
+  for (const chunk of chunks) state = scanEach(state, chunk, onEvent);
+  scanEndEach(state, onEvent);
 }
 
 /** eventsource-parser behind a streaming TextDecoder; ignoreBOM, since the parser strips it. */

@@ -50,7 +50,8 @@ export const RUNTIMES = [
 /** What a portable figure measures, in the page's words. */
 function labelOf(id) {
   const [name, ratio] = id.split('.');
-  if (ratio === 'scanner/eventsource-parser') return `${name}: scanner ÷ eventsource-parser`;
+  if (ratio === 'scanner/eventsource-parser') return `${name}: scanner (scanEach) ÷ eventsource-parser`;
+  if (ratio === 'scan/eventsource-parser') return `${name}: scan, which lists each chunk's events, ÷ eventsource-parser`;
   if (ratio === 'decode/eventsource-parser') return `${name}: decode-only ÷ eventsource-parser (the most a reader that decodes as it does can beat it by)`;
   if (ratio === 'scanner/ceiling') return `${name}: scanner ÷ ceiling (fraction of one TextDecoder.decode)`;
   if (ratio === 'scanner/scanner+parse') return `${name}: scanner + JSON.parse time ÷ scanner time (what the engine's own parse costs)`;
@@ -82,7 +83,7 @@ export const cases = [
         group: 'runtimes',
         title: this.title,
         about:
-          'per runtime: scanner ÷ eventsource-parser on each stream case, the scanner ÷ one TextDecoder.decode of the large event (the engine\'s ceiling), outside the gate a decode-only reader ÷ eventsource-parser on each small-event case (the most any reader that decodes as it does can beat it by), the answer reducer\'s time ÷ the scanner\'s on a 1 MiB answer and at 1-byte chunks, and beside it the scanner followed by one JSON.parse of the data (what the engine\'s own parse costs)',
+          'per runtime: scanner ÷ eventsource-parser on each stream case, each event handed to a callback as the parser hands it (scanEach), outside the gate the same with scan, which lists each chunk\'s events, the scanner ÷ one TextDecoder.decode of the large event (the engine\'s ceiling), outside the gate a decode-only reader ÷ eventsource-parser on each small-event case (the most any reader that decodes as it does can beat it by), the answer reducer\'s time ÷ the scanner\'s on a 1 MiB answer and at 1-byte chunks, and beside it the scanner followed by one JSON.parse of the data (what the engine\'s own parse costs)',
         runtimes,
         figures,
         ...(failed.length > 0 ? { error: failed.map((r) => `${r.id}: ${r.error}`).join('; ') } : {}),

@@ -8,7 +8,7 @@
 import { createParser } from 'eventsource-parser';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { scan, scanEnd, scanStart, type ScanState, type SseEvent } from '../src/index.js';
+import { scan, scanEach, scanEnd, scanEndEach, scanStart, type ScanState, type SseEvent } from '../src/index.js';
 import { boundsOf, chunkedStreamArb, chunksOf, type ChunkedStream, streamArb } from './scan-arbitraries.js';
 import { referenceScan } from './scan-reference.js';
 import { concat } from '../test/helpers/chunks.js';
@@ -113,6 +113,32 @@ describe('on generated streams: the scanner is chunking-invariant, agrees with t
         expect(run.state.lastEventId).toBe(discarding.lastEventId);
         expect(run.state.retry).toBe(discarding.retry);
         expectMatchesReference(run, s.bytes);
+      }),
+      fcParams,
+    );
+  });
+
+  test('scanEach hands a sink the events scan lists, in order, and leaves the same states', () => {
+    fc.assert(
+      fc.property(chunkedStreamArb, (s) => {
+        let listed = scanStart();
+        let each = scanStart();
+        for (const chunk of chunksOf(s)) {
+          const handed: SseEvent[] = [];
+          const chunkCopy = chunk.slice();
+          each = scanEach(each, chunk, (event) => handed.push(event));
+          expect(chunk).toEqual(chunkCopy);
+          const result = scan(listed, chunk);
+          expect(handed).toEqual(result.events);
+          expect(each).toEqual(result.state);
+          listed = result.state;
+        }
+        for (const dispatchIncomplete of ENDINGS) {
+          const handed: SseEvent[] = [];
+          const end = scanEnd(listed, { dispatchIncomplete });
+          expect(scanEndEach(each, (event) => handed.push(event), { dispatchIncomplete })).toEqual(end.state);
+          expect(handed).toEqual(end.events);
+        }
       }),
       fcParams,
     );

@@ -16,8 +16,8 @@
  * @packageDocumentation
  */
 
-export { scan, scanEnd, scanStart } from './reducers/scanner.js';
-export type { ScanEndOptions, ScanResult, ScanState, SseEvent } from './reducers/scanner.js';
+export { scan, scanEach, scanEnd, scanEndEach, scanStart } from './reducers/scanner.js';
+export type { ScanEndOptions, ScanResult, ScanState, SseEvent, SseEventSink } from './reducers/scanner.js';
 
 export { select, selectEnd, selectStart, selectValue } from './reducers/selector.js';
 export type {

@@ -7,7 +7,7 @@
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
-import { scan, scanEnd, scanStart } from '../src/index.js';
+import { scan, scanEach, scanEnd, scanEndEach, scanStart } from '../src/index.js';
 import type { ScanEndOptions, ScanState, SseEvent } from '../src/index.js';
 import { concat, cutAt, type BytePart } from './helpers/chunks.js';
 import { scanAll } from './helpers/scan.js';
@@ -1274,6 +1274,64 @@ describe('chunk boundaries', () => {
 // ---------------------------------------------------------------------------------------------
 // Memory held (measured on the built package, in a child process with a full GC)
 // ---------------------------------------------------------------------------------------------
+
+describe('scanEach and scanEndEach: each event handed to a sink', () => {
+  const collect = () => {
+    const events: SseEvent[] = [];
+    return { events, onEvent: (event: SseEvent) => void events.push(event) };
+  };
+
+  test('the sink is called once per event, in stream order, as scan lists them', () => {
+    const bytes = encoder.encode('event: a\ndata: 1\n\nid: 7\ndata: 2\ndata: 3\n\n: note\ndata: 4');
+    const { events, onEvent } = collect();
+    const state = scanEach(scanStart(), bytes, onEvent);
+    expect(events).toEqual([msg('1', 'a'), msg('2\n3', 'message', '7')]);
+    expect(state).toEqual(scan(scanStart(), bytes).state);
+    const end = collect();
+    expect(scanEndEach(state, end.onEvent, INCOMPLETE)).toEqual(scanEnd(state, INCOMPLETE).state);
+    expect(end.events).toEqual([msg('4', 'message', '7')]);
+  });
+
+  test('scanEndEach discards the pending block by default, as scanEnd does', () => {
+    const state = scan(scanStart(), encoder.encode('id: 3\n\ndata: cut')).state;
+    const { events, onEvent } = collect();
+    const next = scanEndEach(state, onEvent);
+    expect(events).toEqual([]);
+    expect(next).toEqual(scanEnd(state).state);
+    expect(next.lastEventId).toBe('3');
+  });
+
+  test('a sink that throws stops the chunk there; the state given is unchanged, so a rescan hands the same events again', () => {
+    const bytes = encoder.encode('data: 1\n\ndata: 2\n\ndata: 3\n\n');
+    const start = scan(scanStart(), encoder.encode('id: 9\n')).state;
+    const snapshot = structuredClone(start);
+    const seen: string[] = [];
+    const failure = new Error('sink failed');
+    expect(() =>
+      scanEach(start, bytes, (event) => {
+        seen.push(event.data);
+        if (event.data === '2') throw failure;
+      }),
+    ).toThrow(failure);
+    expect(seen).toEqual(['1', '2']);
+    expect(start).toEqual(snapshot);
+    const { events, onEvent } = collect();
+    scanEach(start, bytes, onEvent);
+    expect(events.map((event) => event.data)).toEqual(['1', '2', '3']);
+  });
+
+  test.each<[unknown, string]>([
+    [undefined, 'undefined'],
+    [null, 'null'],
+    ['push', '"push"'],
+    [{}, '[object Object]'],
+    [[], '[object Array]'],
+  ])('an onEvent that is not a function (%o) is a TypeError', (bad, described) => {
+    const message = `onEvent must be a function, got ${described}`;
+    expect(() => scanEach(scanStart(), encoder.encode('data: 1\n\n'), bad as never)).toThrow(new TypeError(message));
+    expect(() => scanEndEach(scanStart(), bad as never, INCOMPLETE)).toThrow(new TypeError(message));
+  });
+});
 
 describe('memory held by states and events', () => {
   const root = fileURLToPath(new URL('..', import.meta.url));

@@ -14,6 +14,7 @@
  */
 
 import { grow, NO_TEXT, textOf, type GrowingText } from './growing-text.js';
+import { invalid } from '../vocabulary/check-argument.js';
 import { asciiByte, decodeChunk, flushTail, NO_TAIL, withoutBom, type Utf8Tail } from './utf8.js';
 
 const LF = 0x0a;
@@ -61,6 +62,15 @@ export interface ScanState {
   /** @internal The last event ID buffer. */
   readonly id: string;
 }
+/**
+ * Receives each event {@link scanEach} and {@link scanEndEach} dispatch, in stream order, as it
+ * is dispatched. The event is the caller's to keep.
+ */
+export type SseEventSink = (event: SseEvent) => void;
+
+/** Where a scan's events go: a list to push onto, or a sink to call. */
+type EventsOut = SseEvent[] | SseEventSink;
+
 /** What `scan` and `scanEnd` return: the next state and the events dispatched on the way, in order. */
 export interface ScanResult {
   /** The state after the input; the state passed in is unchanged. */
@@ -142,10 +152,24 @@ export function scan(state: ScanState, chunk: Uint8Array): ScanResult {
 }
 
 /**
- * {@link scan}, with the events pushed onto `events` and the next state returned.
+ * {@link scan}, with each event handed to `onEvent` as it is dispatched, and the next state
+ * returned: no list is built. For a caller that reads each event at once, as a parser with a
+ * callback is read; the state rules are `scan`'s.
+ *
+ * If `onEvent` throws, the error propagates and the scan of this chunk stops there. `state` is
+ * unchanged, so scanning the chunk again from it dispatches the same events again, from the first.
+ */
+export function scanEach(state: ScanState, chunk: Uint8Array, onEvent: SseEventSink): ScanState {
+  if (typeof onEvent !== 'function') throw invalid('onEvent', 'a function', onEvent);
+  return scanOnto(state, chunk, onEvent);
+}
+
+/**
+ * {@link scan}, with the events pushed onto `events` (or handed to a sink) and the next state
+ * returned.
  * @internal For a reducer that composes the scanner and reads the events at once.
  */
-export function scanOnto(state: ScanState, chunk: Uint8Array, events: SseEvent[]): ScanState {
+export function scanOnto(state: ScanState, chunk: Uint8Array, events: EventsOut): ScanState {
   if (chunk.length === 0) return state;
   return extendedByOneCharacter(state, chunk) ?? scanText(state, chunk, events);
 }
@@ -161,7 +185,7 @@ function extendedByOneCharacter(state: ScanState, chunk: Uint8Array): ScanState 
 }
 
 /** {@link scanOnto} for any non-empty chunk. */
-function scanText(state: ScanState, chunk: Uint8Array, events: SseEvent[]): ScanState {
+function scanText(state: ScanState, chunk: Uint8Array, events: EventsOut): ScanState {
   const decoded = decodeChunk(state.tail, chunk);
   let text = decoded.text;
 
@@ -242,17 +266,30 @@ function scanText(state: ScanState, chunk: Uint8Array, events: SseEvent[]): Scan
  * The returned state begins a new stream (a reconnection): it keeps `lastEventId` and `retry`.
  */
 export function scanEnd(state: ScanState, options: ScanEndOptions = {}): ScanResult {
-  if (options.dispatchIncomplete !== true) {
-    return { state: streamStart(state.lastEventId, state.retry), events: [] };
-  }
   const events: SseEvent[] = [];
+  return { state: endOnto(state, events, options), events };
+}
+
+/**
+ * {@link scanEnd}, with an event the end dispatches handed to `onEvent` (see {@link scanEach})
+ * and the next state returned.
+ */
+export function scanEndEach(state: ScanState, onEvent: SseEventSink, options: ScanEndOptions = {}): ScanState {
+  if (typeof onEvent !== 'function') throw invalid('onEvent', 'a function', onEvent);
+  return endOnto(state, onEvent, options);
+}
+
+/** {@link scanEnd}, with the events pushed onto `events` or handed to a sink. */
+function endOnto(state: ScanState, events: EventsOut, options: ScanEndOptions): ScanState {
+  if (options.dispatchIncomplete !== true) return streamStart(state.lastEventId, state.retry);
   const buffers = new EventBuffers(state, events);
   // A tail is never U+FEFF (it is incomplete), and a non-empty line means the BOM was checked.
   const line = textOf(state.pending) + flushTail(state.tail);
   if (line !== '') buffers.interpretLine(line, 0, line.length);
   buffers.dispatch();
-  return { state: streamStart(buffers.lastEventId, buffers.retry), events };
+  return streamStart(buffers.lastEventId, buffers.retry);
 }
+
 
 /** `state` with a new pending line, UTF-8 tail and decoding flags, and nothing else changed. */
 function withPending(state: ScanState, pending: GrowingText, tail: Utf8Tail, afterCR: boolean, bomChecked: boolean): ScanState {
@@ -287,7 +324,8 @@ interface TextWindow {
 
 /**
  * The buffers of the event being built, as a mutable working copy for one call. Created from a
- * state and read back into a new one, so no state is ever changed; events go to the caller's list.
+ * state and read back into a new one, so no state is ever changed; events go to the caller's list
+ * or sink.
  */
 class EventBuffers {
   lastEventId: string;
@@ -297,11 +335,11 @@ class EventBuffers {
   type: string;
   id: string;
   /** Where dispatched events go. */
-  private readonly events: SseEvent[];
+  private readonly events: EventsOut;
   /** The copy that short values of a large text are cut from (see {@link cut}); made when first needed. */
   private window: TextWindow | undefined = undefined;
 
-  constructor(state: ScanState, events: SseEvent[]) {
+  constructor(state: ScanState, events: EventsOut) {
     this.events = events;
     this.lastEventId = state.lastEventId;
     this.retry = state.retry;
@@ -376,7 +414,11 @@ class EventBuffers {
     if (this.data !== undefined) {
       // 3–8. The trailing LF is already absent; the type defaults to "message".
       const data = this.moreData === NO_TEXT ? this.data : this.data + textOf(this.moreData);
-      this.events.push({ type: this.type === '' ? 'message' : this.type, data, lastEventId: this.id });
+      const event: SseEvent = { type: this.type === '' ? 'message' : this.type, data, lastEventId: this.id };
+      // A sink is called with the event at once: an engine that inlines the call need not make it.
+      const events = this.events;
+      if (typeof events === 'function') events(event);
+      else events.push(event);
       this.data = undefined;
       this.moreData = NO_TEXT;
     }

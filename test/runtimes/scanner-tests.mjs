@@ -1,5 +1,6 @@
-// The scanner fixtures as tests: every chunking gives the expected events and public state, the
-// reducer is pure (inputs unchanged, old states reusable, states cloneable, no chunk kept).
+// The scanner fixtures as tests: every chunking gives the expected events and public state, by
+// scan and by scanEach; the reducer is pure (inputs unchanged, old states reusable, states
+// cloneable, no chunk kept).
 import { chunkings, encode } from './bytes.mjs';
 import { same } from './check.mjs';
 import { scannerCases } from './fixtures/scanner-cases.mjs';
@@ -28,6 +29,12 @@ function checkCase(pkg, kase) {
     const flushed = pkg.scanEnd(state, { dispatchIncomplete: true });
     same([...scanned, ...flushed.events], incomplete.events, `${way.name}: events with dispatchIncomplete`);
     same(publicState(flushed.state), incomplete.end, `${way.name}: state after scanEnd with dispatchIncomplete`);
+    const each = scanEachAll(pkg, way.chunks);
+    same(each.state, state, `${way.name}: scanEach leaves the state scan leaves`);
+    same(each.events, scanned, `${way.name}: scanEach hands a sink the events scan lists`);
+    const handed = [];
+    same(pkg.scanEndEach(state, (event) => handed.push(event), { dispatchIncomplete: true }), flushed.state, `${way.name}: scanEndEach's state`);
+    same(handed, flushed.events, `${way.name}: scanEndEach's events`);
   }
   checkPurity(pkg, bytes, events);
 }
@@ -40,6 +47,14 @@ function scanAll(pkg, chunks) {
     state = result.state;
     events.push(...result.events);
   }
+  return { state, events };
+}
+
+function scanEachAll(pkg, chunks) {
+  let state = pkg.scanStart();
+  const events = [];
+  const onEvent = (event) => events.push(event);
+  for (const chunk of chunks) state = pkg.scanEach(state, chunk, onEvent);
   return { state, events };
 }
 
