@@ -16,6 +16,7 @@ import { scanAll } from '../test/helpers/scan.js';
 import { fcParams } from './settings.js';
 
 const ENDINGS = [false, true] as const;
+const LF_BYTE = Uint8Array.of(0x0a);
 
 /** Ends a run with `scanEnd`, returning all its events and the state after the end. */
 function endAll(run: { events: SseEvent[]; state: ScanState }, dispatchIncomplete: boolean) {
@@ -115,6 +116,34 @@ describe('on generated streams: the scanner is chunking-invariant, agrees with t
         expectMatchesReference(run, s.bytes);
       }),
       fcParams,
+    );
+  });
+
+  test('chunks of more than 4 KiB (read in pieces that end at a LF) give what the reference model gives', () => {
+    // A stream of streams, each block after the first on a line of its own, grown past 12 KiB so
+    // that its chunks are read in pieces; cut into chunks of 4 KiB and more at random points,
+    // so that pieces begin inside UTF-8 sequences, after a CR, and after a short pending line.
+    const longStreamArb = fc.array(streamArb, { minLength: 1, maxLength: 8 }).map((streams) => {
+      const parts: Uint8Array[] = [];
+      let length = 0;
+      for (let i = 0; length < 12 * 1024; i++) {
+        const part = streams[i % streams.length]!;
+        parts.push(part, LF_BYTE);
+        length += part.length + 1;
+      }
+      return concat(parts);
+    });
+    fc.assert(
+      fc.property(longStreamArb, fc.array(fc.integer({ min: 1, max: 9000 }), { minLength: 1, maxLength: 6 }), (bytes, sizes) => {
+        const chunks: Uint8Array[] = [];
+        for (let at = 0, k = 0; at < bytes.length; k++) {
+          const size = sizes[k % sizes.length]! + (k % 2 === 0 ? 4096 : 0);
+          chunks.push(bytes.slice(at, at + size));
+          at += size;
+        }
+        expectMatchesReference(scanAll(chunks), bytes);
+      }),
+      { ...fcParams, numRuns: Math.max(20, Math.floor((fcParams.numRuns ?? 100) / 5)) },
     );
   });
 

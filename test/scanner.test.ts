@@ -1196,11 +1196,11 @@ describe('chunk boundaries', () => {
   });
 
   test('values cut from a large chunk equal those cut from small ones, at every length', () => {
-    // From a chunk of more than 4 KiB, short values are cut from shared copies of its text and
-    // long ones copied alone; from chunks of 100 bytes, every value is a plain slice.
+    // A chunk of more than 4 KiB is read in pieces that end at a LF until a line is longer than a
+    // piece, then whole, its values detached; from chunks of 100 bytes, every value is a plain slice.
     let text = '';
     for (let i = 0; i < 600; i++) {
-      const n = (i * 37) % 3000; // 0 to 2 999 characters: short, window-sized and longer than half a window
+      const n = (i * 37) % 3000; // 0 to 2 999 characters: short, and lines that fill most of a piece
       text += `event: e${'v'.repeat(n % 50)}${i}\nid: ${i}-${'i'.repeat(n % 20)}\ndata: ${String(i).padEnd(n, 'x')}\ndata: ${'y'.repeat(n >> 1)}\n\n`;
     }
     const bytes = encoder.encode(text);
@@ -1351,7 +1351,7 @@ describe('memory held by states and events', () => {
   });
 
   test('one small event kept from a large chunk of them keeps a few KiB alive, not the chunk', () => {
-    // Its values are cut from a copy of 4 KiB that the events around it share: about 6 KB held.
+    // Its values are views of a piece of at most 4 KiB that the events around it share: about 6 KB held.
     // The heap reading moves by what the engine frees on its own in a GC (the probe takes the
     // least of three readings), so the bound is the retention test's above: far below 8 MiB.
     const { bytesRead, retained } = probe('one-of-many');

@@ -94,8 +94,9 @@ export interface ScanEndOptions {
  * `value`, a slice of `text` (or of a line built from it), as a string that keeps no more of
  * `text` alive than its own size again, or DETACH characters: engines make a long slice a view of
  * its parent, so a short value cut from a large chunk would hold the whole chunk's text. Every
- * string a state or an event holds passes through here or {@link EventBuffers.cut}, which applies
- * the same rule. Values from a text of at most DETACH characters stay views.
+ * string a state or an event holds passes through here. Values from a text of at most DETACH
+ * characters stay views, and a large chunk is read in pieces of such texts ({@link scanPieces}),
+ * so a copy is made only where a line is longer than that.
  */
 function detached(value: string, text: string): string {
   return staysView(value.length, text.length) ? value : copyOf(value);
@@ -171,7 +172,30 @@ export function scanEach(state: ScanState, chunk: Uint8Array, onEvent: SseEventS
  */
 export function scanOnto(state: ScanState, chunk: Uint8Array, events: EventsOut): ScanState {
   if (chunk.length === 0) return state;
+  if (chunk.length > DETACH && state.pending.settled === '') return scanPieces(state, chunk, events);
   return extendedByOneCharacter(state, chunk) ?? scanText(state, chunk, events);
+}
+
+/**
+ * A chunk of more than DETACH bytes, scanned as pieces that each end after a LF and are short
+ * enough that their text is at most DETACH characters (three bytes of a carried sequence
+ * included): the values cut from a piece's text may then stay views of it (see {@link detached}),
+ * and no value is copied. Any split gives the same events and state, so this changes cost only.
+ * A line longer than that ends the splitting: the rest of the chunk is scanned whole and its
+ * values are detached as usual (searching bytes on for the line's end costs more than that in
+ * some engines). Not called while a long line is pending: it most likely goes on through the
+ * chunk.
+ */
+function scanPieces(state: ScanState, chunk: Uint8Array, events: EventsOut): ScanState {
+  let start = 0;
+  while (chunk.length - start > DETACH) {
+    // Searched back from the end of reach: the LF that ended the last piece bounds the search.
+    const end = chunk.lastIndexOf(LF, start + DETACH - 4) + 1;
+    if (end <= start) break;
+    state = scanText(state, chunk.subarray(start, end), events);
+    start = end;
+  }
+  return start === chunk.length ? state : scanText(state, start === 0 ? chunk : chunk.subarray(start), events);
 }
 
 /**
@@ -314,14 +338,6 @@ function restOf(text: string, pos: number): GrowingText {
   return { settled: detached(rest.settled, text), recent: detached(rest.recent, text) };
 }
 
-/** A copy of `of[start, end)`: see {@link EventBuffers.cut}. */
-interface TextWindow {
-  readonly of: string;
-  readonly start: number;
-  readonly end: number;
-  readonly copy: string;
-}
-
 /**
  * The buffers of the event being built, as a mutable working copy for one call. Created from a
  * state and read back into a new one, so no state is ever changed; events go to the caller's list
@@ -336,8 +352,6 @@ class EventBuffers {
   id: string;
   /** Where dispatched events go. */
   private readonly events: EventsOut;
-  /** The copy that short values of a large text are cut from (see {@link cut}); made when first needed. */
-  private window: TextWindow | undefined = undefined;
 
   constructor(state: ScanState, events: EventsOut) {
     this.events = events;
@@ -363,16 +377,16 @@ class EventBuffers {
     if ((value = dataValue(text, start, end)) !== -1) {
       // "Append the field value to the data buffer, then append a single U+000A LINE FEED."
       // The LF is appended before the next line instead: the one dispatch would remove is never there.
-      const line = this.cut(text, value, end);
+      const line = detached(text.slice(value, end), text);
       if (this.data === undefined) this.data = line;
       else this.moreData = grow(this.moreData, '\n' + line);
     } else if ((value = eventValue(text, start, end)) !== -1) {
       // "Set the event type buffer to the field value."
-      this.type = this.cut(text, value, end);
+      this.type = detached(text.slice(value, end), text);
     } else if ((value = idValue(text, start, end)) !== -1) {
       // "If the field value does not contain U+0000 NULL, then set the last event ID buffer to
       // the field value. Otherwise, ignore the field."
-      const id = this.cut(text, value, end);
+      const id = detached(text.slice(value, end), text);
       if (id.indexOf('\0') === -1) this.id = id;
     } else if ((value = retryValue(text, start, end)) !== -1) {
       // "If the field value consists of only ASCII digits, then interpret the field value as an
@@ -380,28 +394,6 @@ class EventBuffers {
       // Otherwise, ignore the field." It takes effect now, whatever becomes of the block.
       if (value < end && isDigits(text, value, end)) this.retry = Number(text.slice(value, end));
     }
-  }
-
-  /**
-   * `text[start, end)`, held by the rule of {@link detached}. A short value of a large text is cut
-   * from a copy of the DETACH characters that start with it, and the values after it that fit
-   * there share that copy: a copy per DETACH characters of small events, not a copy per value
-   * (a 16 KiB read of small events would otherwise copy every one of them).
-   */
-  private cut(text: string, start: number, end: number): string {
-    // Small, so that engines inline it into every field: most values stay views.
-    return staysView(end - start, text.length) ? text.slice(start, end) : this.copied(text, start, end);
-  }
-
-  /** {@link cut} for a value that may not stay a view of `text`. */
-  private copied(text: string, start: number, end: number): string {
-    if (end - start > DETACH >> 1) return copyOf(text.slice(start, end));
-    let window = this.window;
-    if (window === undefined || window.of !== text || start < window.start || end > window.end) {
-      const windowEnd = start + DETACH < text.length ? start + DETACH : text.length;
-      window = this.window = { of: text, start, end: windowEnd, copy: copyOf(text.slice(start, windowEnd)) };
-    }
-    return window.copy.slice(start - window.start, end - window.start);
   }
 
   /** The spec's "dispatch the event" steps, for a blank line (or the end of a closed body). */

@@ -30,8 +30,8 @@ function retention() {
 
 /**
  * One 8 MiB chunk of small events (40-character data, each with an id and a type): the one event
- * of them that is kept. Short values of a large chunk are cut from shared copies of a few KiB of
- * it; one event must keep no more than such a copy alive, not the chunk's text.
+ * of them that is kept. A large chunk is read in pieces of at most 4 KiB, and an event's values
+ * are views of its piece's text; one event must keep no more than a piece alive, not the chunk's text.
  */
 function oneOfMany() {
   const eventsOf = (size) => {
