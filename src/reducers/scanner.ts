@@ -8,13 +8,15 @@
  *
  * One `scan` call: decode the chunk, carrying an incomplete UTF-8 sequence over (`utf8.ts`);
  * drop the stream's one leading BOM; cut the text into lines at CRLF, LF or CR; interpret each
- * complete line (`EventBuffers.interpretLine`). The incomplete last line is kept as growing text
- * (`growing-text.ts`): strings are immutable, survive `structuredClone` and alias no caller bytes.
+ * complete line (`EventBuffers.interpretLine`), handing each event dispatched to a list or a
+ * sink. The incomplete last line is kept as growing text (`growing-text.ts`): strings are
+ * immutable, survive `structuredClone` and alias no caller bytes. A chunk of more than 4 KiB is
+ * read as several such calls, in pieces that end at a LF (`scanPieces`).
  * @module
  */
 
-import { grow, NO_TEXT, textOf, type GrowingText } from './growing-text.js';
 import { invalid } from '../vocabulary/check-argument.js';
+import { grow, NO_TEXT, textOf, type GrowingText } from './growing-text.js';
 import { asciiByte, decodeChunk, flushTail, NO_TAIL, withoutBom, type Utf8Tail } from './utf8.js';
 
 const LF = 0x0a;
@@ -62,6 +64,7 @@ export interface ScanState {
   /** @internal The last event ID buffer. */
   readonly id: string;
 }
+
 /**
  * Receives each event {@link scanEach} and {@link scanEndEach} dispatch, in stream order, as it
  * is dispatched. The event is the caller's to keep.
@@ -172,8 +175,13 @@ export function scanEach(state: ScanState, chunk: Uint8Array, onEvent: SseEventS
  */
 export function scanOnto(state: ScanState, chunk: Uint8Array, events: EventsOut): ScanState {
   if (chunk.length === 0) return state;
-  if (chunk.length > DETACH && state.pending.settled === '') return scanPieces(state, chunk, events);
-  return extendedByOneCharacter(state, chunk) ?? scanText(state, chunk, events);
+  // Kept this small: engines inline it whole into a per-chunk step (see `readEventStream`, answer.ts).
+  return extendedByOneCharacter(state, chunk) ?? scanChunk(state, chunk, events);
+}
+
+/** {@link scanOnto} for a chunk that is not one character: read whole, or in pieces if large. */
+function scanChunk(state: ScanState, chunk: Uint8Array, events: EventsOut): ScanState {
+  return chunk.length > DETACH && state.pending.settled === '' ? scanPieces(state, chunk, events) : scanText(state, chunk, events);
 }
 
 /**
@@ -313,7 +321,6 @@ function endOnto(state: ScanState, events: EventsOut, options: ScanEndOptions): 
   buffers.dispatch();
   return streamStart(buffers.lastEventId, buffers.retry);
 }
-
 
 /** `state` with a new pending line, UTF-8 tail and decoding flags, and nothing else changed. */
 function withPending(state: ScanState, pending: GrowingText, tail: Utf8Tail, afterCR: boolean, bomChecked: boolean): ScanState {
