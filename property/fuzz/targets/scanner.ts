@@ -2,11 +2,12 @@
  * The scanner against the reference model (property/scan-reference.ts), any chunking against the
  * whole stream in one chunk, and purity: a state passed in is frozen (a write throws), scanning it
  * again gives the same result, and every chunk is overwritten right after it is scanned (a state
- * that kept a view of it would go wrong).
+ * that kept a view of it would go wrong). `scanEach` hands a sink the events `scan` lists and
+ * leaves the same states.
  */
 import fc from 'fast-check';
 import { isDeepStrictEqual } from 'node:util';
-import { scan, scanEnd, scanStart, type ScanState, type SseEvent } from '../../../src/index.js';
+import { scan, scanEach, scanEnd, scanEndEach, scanStart, type ScanState, type SseEvent } from '../../../src/index.js';
 import { streamArb } from '../../scan-arbitraries.js';
 import { referenceScan } from '../../scan-reference.js';
 import { chunksOf } from '../bodies.js';
@@ -29,6 +30,10 @@ function scanAll(chunks: readonly Uint8Array[]): { state: ScanState; events: Sse
     const copy = chunk.slice();
     const result = scan(state, chunk);
     ensure(isDeepStrictEqual(Array.from(chunk), Array.from(copy)), 'scan changed the chunk it was given');
+    const handed: SseEvent[] = [];
+    const each = scanEach(state, copy, (event) => handed.push(event));
+    ensure(isDeepStrictEqual(each, result.state), 'scanEach left another state than scan');
+    ensure(isDeepStrictEqual(handed, result.events), 'scanEach handed other events than scan listed');
     const again = scan(state, copy);
     ensure(isDeepStrictEqual(again, result), 'scanning the same state and chunk twice gave different results');
     chunk.fill(0x3a); // the caller reuses its buffer: ':' everywhere
@@ -41,7 +46,7 @@ function scanAll(chunks: readonly Uint8Array[]): { state: ScanState; events: Sse
 
 export const scannerTarget = defineTarget<ScanInput>({
   name: 'scanner',
-  summary: 'scan/scanEnd against the reference model; any chunking equals one chunk; pure',
+  summary: 'scan/scanEnd against the reference model; any chunking equals one chunk; pure; scanEach equals scan',
   async: false,
   arbitrary: fc
     .oneof({ weight: 2, arbitrary: streamArb }, { weight: 3, arbitrary: cornerStreamArb })
@@ -53,6 +58,9 @@ export const scannerTarget = defineTarget<ScanInput>({
     ensure(isDeepStrictEqual(split.state, whole.state), () => `the state after the chunks is not the state after one chunk: ${show(split.state)} vs ${show(whole.state)}`);
 
     const end = scanEnd(split.state, { dispatchIncomplete });
+    const handed: SseEvent[] = [];
+    const endEach = scanEndEach(split.state, (event) => handed.push(event), { dispatchIncomplete });
+    ensure(isDeepStrictEqual(endEach, end.state) && isDeepStrictEqual(handed, end.events), 'scanEndEach differs from scanEnd');
     const events = [...split.events, ...end.events];
     ensure(events.length === expected.events.length, () => `${events.length} events, the reference has ${expected.events.length}`);
     events.forEach((event, i) => {
