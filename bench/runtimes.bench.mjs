@@ -83,7 +83,7 @@ export const cases = [
         group: 'runtimes',
         title: this.title,
         about:
-          'per runtime: scanner ÷ eventsource-parser on each stream case, each event handed to a callback as the parser hands it (scanEach), outside the gate the same with scan, which lists each chunk\'s events, the scanner ÷ one TextDecoder.decode of the large event (the engine\'s ceiling), outside the gate a decode-only reader ÷ eventsource-parser on each small-event case (the most any reader that decodes as it does can beat it by), the answer reducer\'s time ÷ the scanner\'s on a 1 MiB answer and at 1-byte chunks, and beside it the scanner followed by one JSON.parse of the data (what the engine\'s own parse costs)',
+          'per runtime: scanner ÷ eventsource-parser on each stream case, each event handed to a callback as the parser hands it (scanEach); the scanner ÷ one TextDecoder.decode of the large event (the engine\'s ceiling); outside the gate, scan (which lists each chunk\'s events) ÷ eventsource-parser on each stream case and a decode-only reader ÷ eventsource-parser on each small-event case (the most any reader that decodes as it does can beat it by); the answer reducer\'s time ÷ the scanner\'s on a 1 MiB answer and at 1-byte chunks, and beside it the scanner followed by one JSON.parse of the data (what the engine\'s own parse costs)',
         runtimes,
         figures,
         ...(failed.length > 0 ? { error: failed.map((r) => `${r.id}: ${r.error}`).join('; ') } : {}),

@@ -105,6 +105,11 @@ function detached(value: string, text: string): string {
   return staysView(value.length, text.length) ? value : copyOf(value);
 }
 
+/** The value `text[start, end)` of a field, held by the rule of {@link detached}. */
+function cut(text: string, start: number, end: number): string {
+  return detached(text.slice(start, end), text);
+}
+
 /** Whether a value of `length` characters cut from a text of `textLength` may stay a view of it. */
 function staysView(length: number, textLength: number): boolean {
   return length < 13 || textLength <= DETACH || length * 2 >= textLength;
@@ -164,8 +169,13 @@ export function scan(state: ScanState, chunk: Uint8Array): ScanResult {
  * unchanged, so scanning the chunk again from it dispatches the same events again, from the first.
  */
 export function scanEach(state: ScanState, chunk: Uint8Array, onEvent: SseEventSink): ScanState {
+  return scanOnto(state, chunk, checkedSink(onEvent));
+}
+
+/** `onEvent`, checked to be a function. */
+function checkedSink(onEvent: SseEventSink): SseEventSink {
   if (typeof onEvent !== 'function') throw invalid('onEvent', 'a function', onEvent);
-  return scanOnto(state, chunk, onEvent);
+  return onEvent;
 }
 
 /**
@@ -203,7 +213,8 @@ function scanPieces(state: ScanState, chunk: Uint8Array, events: EventsOut): Sca
     state = scanText(state, chunk.subarray(start, end), events);
     start = end;
   }
-  return start === chunk.length ? state : scanText(state, start === 0 ? chunk : chunk.subarray(start), events);
+  // A piece ends where more than DETACH bytes were left before it, so some bytes always remain.
+  return scanText(state, start === 0 ? chunk : chunk.subarray(start), events);
 }
 
 /**
@@ -307,8 +318,7 @@ export function scanEnd(state: ScanState, options: ScanEndOptions = {}): ScanRes
  * and the next state returned.
  */
 export function scanEndEach(state: ScanState, onEvent: SseEventSink, options: ScanEndOptions = {}): ScanState {
-  if (typeof onEvent !== 'function') throw invalid('onEvent', 'a function', onEvent);
-  return endOnto(state, onEvent, options);
+  return endOnto(state, checkedSink(onEvent), options);
 }
 
 /** {@link scanEnd}, with the events pushed onto `events` or handed to a sink. */
@@ -384,16 +394,16 @@ class EventBuffers {
     if ((value = dataValue(text, start, end)) !== -1) {
       // "Append the field value to the data buffer, then append a single U+000A LINE FEED."
       // The LF is appended before the next line instead: the one dispatch would remove is never there.
-      const line = detached(text.slice(value, end), text);
+      const line = cut(text, value, end);
       if (this.data === undefined) this.data = line;
       else this.moreData = grow(this.moreData, '\n' + line);
     } else if ((value = eventValue(text, start, end)) !== -1) {
       // "Set the event type buffer to the field value."
-      this.type = detached(text.slice(value, end), text);
+      this.type = cut(text, value, end);
     } else if ((value = idValue(text, start, end)) !== -1) {
       // "If the field value does not contain U+0000 NULL, then set the last event ID buffer to
       // the field value. Otherwise, ignore the field."
-      const id = detached(text.slice(value, end), text);
+      const id = cut(text, value, end);
       if (id.indexOf('\0') === -1) this.id = id;
     } else if ((value = retryValue(text, start, end)) !== -1) {
       // "If the field value consists of only ASCII digits, then interpret the field value as an
