@@ -16,7 +16,7 @@ import type { MalformedReason } from '../vocabulary/errors.js';
 import { decodedTextOf, decodeOnto, NO_BYTES, type DecodedText } from './growing-text.js';
 import type { JsonRpcMessage, JsonRpcRequestId, JsonRpcResponse } from '../vocabulary/json-rpc.js';
 import { parseJson } from './parse-json.js';
-import { extendedByOneCharacter, scanEnd, scanOnto, scanStart, type ScanState, type SseEvent } from './scanner.js';
+import { scanEnd, scanOnto, scanStart, type ScanState, type SseEvent } from './scanner.js';
 import { select, selectEnd, selectStart, selectValue, type SelectResult, type SelectState } from './selector.js';
 
 /** How the answer's body is framed, from its content type. */
@@ -177,9 +177,6 @@ export function answerProgress(state: AnswerState): AnswerProgress {
 function readEventStream(state: EventStreamAnswerState, chunk: Uint8Array): AnswerResult {
   // The answer state is its own budget state: counting in it makes no budget objects per chunk.
   const within = withinBudget(state, chunk);
-  // A byte that only extends a line dispatches nothing: no list of events, nothing to select.
-  const extended = within === chunk ? extendedByOneCharacter(state.scan, chunk) : undefined;
-  if (extended !== undefined) return extendedLine(state, extended);
   const events: SseEvent[] = [];
   const scan = scanOnto(state.scan, within, events);
   let selection = state.select;
@@ -197,25 +194,9 @@ function readEventStream(state: EventStreamAnswerState, chunk: Uint8Array): Answ
     select: selection,
     outcome,
   };
-  // One state literal and one result literal here, whatever the chunk did, and no more code than
+  // One state literal and one result literal, whatever the chunk did, and no more code than
   // that: engines then inline this step whole into a caller's loop, and make no result object.
   return { state: next, messages, outcome };
-}
-
-/**
- * {@link readEventStream} for a one-byte chunk that only extended a line, given the scanner's
- * state after it. A call of its own, like `ignoredChunk`: the step stays small enough to inline.
- */
-function extendedLine(state: EventStreamAnswerState, scan: ScanState): AnswerResult {
-  const next: EventStreamAnswerState = {
-    format: 'event-stream',
-    maxBytes: state.maxBytes,
-    bytes: state.bytes + 1,
-    scan,
-    select: state.select,
-    outcome: undefined,
-  };
-  return { state: next, messages: NO_MESSAGES, outcome: undefined };
 }
 
 /** What a chunk of an `event-stream` body selected, and the outcome it reached, if any. */

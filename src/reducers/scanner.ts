@@ -220,10 +220,8 @@ function scanPieces(state: ScanState, chunk: Uint8Array, events: EventsOut): Sca
 /**
  * `state` extended by `chunk` when the chunk is one character that ends no line, else
  * `undefined`. Byte-sized chunks are the worst chunking there is: this skips the line-end searches.
- * @internal Also for a reducer that composes the scanner: such a chunk dispatches nothing, so it
- * can skip its own per-chunk work too (see `readEventStream`, answer.ts).
  */
-export function extendedByOneCharacter(state: ScanState, chunk: Uint8Array): ScanState | undefined {
+function extendedByOneCharacter(state: ScanState, chunk: Uint8Array): ScanState | undefined {
   const byte = asciiByte(state.tail, chunk);
   if (byte === -1 || byte === LF || byte === CR || !state.bomChecked || state.afterCR) return undefined;
   return withPending(state, grow(state.pending, String.fromCharCode(byte)), NO_TAIL, false, true);
