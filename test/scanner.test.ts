@@ -1272,7 +1272,7 @@ describe('chunk boundaries', () => {
 });
 
 // ---------------------------------------------------------------------------------------------
-// Memory held (measured on the built package, in a child process with a full GC)
+// Each event to a sink
 // ---------------------------------------------------------------------------------------------
 
 describe('scanEach and scanEndEach: each event handed to a sink', () => {
@@ -1332,6 +1332,10 @@ describe('scanEach and scanEndEach: each event handed to a sink', () => {
     expect(() => scanEndEach(scanStart(), bad as never, INCOMPLETE)).toThrow(new TypeError(message));
   });
 });
+
+// ---------------------------------------------------------------------------------------------
+// Memory held (measured on the built package, in a child process with a full GC)
+// ---------------------------------------------------------------------------------------------
 
 describe('memory held by states and events', () => {
   const root = fileURLToPath(new URL('..', import.meta.url));

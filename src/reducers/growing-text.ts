@@ -52,6 +52,11 @@ export function grow(text: GrowingText, added: string): GrowingText {
   return { settled: settled + joined.slice(0, joined.length - keep), recent: joined.slice(joined.length - keep) };
 }
 
+/** Whether the text is shorter than SETTLE characters: `settled` holds whole multiples of it. */
+export function isShort(text: GrowingText): boolean {
+  return text.settled === '';
+}
+
 /** The whole text. */
 export function textOf(text: GrowingText): string {
   return text.settled + text.recent;

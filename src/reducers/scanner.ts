@@ -16,7 +16,7 @@
  */
 
 import { invalid } from '../vocabulary/check-argument.js';
-import { grow, NO_TEXT, textOf, type GrowingText } from './growing-text.js';
+import { grow, isShort, NO_TEXT, textOf, type GrowingText } from './growing-text.js';
 import { asciiByte, decodeChunk, flushTail, NO_TAIL, withoutBom, type Utf8Tail } from './utf8.js';
 
 const LF = 0x0a;
@@ -189,9 +189,12 @@ export function scanOnto(state: ScanState, chunk: Uint8Array, events: EventsOut)
   return extendedByOneCharacter(state, chunk) ?? scanChunk(state, chunk, events);
 }
 
-/** {@link scanOnto} for a chunk that is not one character: read whole, or in pieces if large. */
+/**
+ * {@link scanOnto} for a chunk that is not one character: read whole, or in pieces if large and
+ * no long line is pending.
+ */
 function scanChunk(state: ScanState, chunk: Uint8Array, events: EventsOut): ScanState {
-  return chunk.length > DETACH && state.pending.settled === '' ? scanPieces(state, chunk, events) : scanText(state, chunk, events);
+  return chunk.length > DETACH && isShort(state.pending) ? scanPieces(state, chunk, events) : scanText(state, chunk, events);
 }
 
 /**
