@@ -6,6 +6,7 @@
 import fc from 'fast-check';
 import { expect, test } from 'vitest';
 import { longStrings, parseJsonWith } from '../src/reducers/parse-json.js';
+import { withoutSetFromBase64, withSetFromBase64 } from '../test/helpers/base64-reference.js';
 import { parseOutcome } from '../test/helpers/canonical.js';
 import { fcParams } from './settings.js';
 
@@ -14,8 +15,13 @@ const charArb = fc.oneof(
   { arbitrary: fc.constantFrom('x', 'y', ' ', '/', '\u007f', 'é', '日', '\ud83d\ude00', '\ud800', '\udfff'), weight: 8 },
   { arbitrary: fc.constantFrom('"', '\\', '\n', '\t', '\u0000', '\u001f'), weight: 1 }, // escaped when written
 );
+/** Base64, plain or ending in a near miss: what `setFromBase64` proves a long string free of control characters by. */
+const base64Arb = fc
+  .tuple(fc.integer({ min: 1, max: 4 }), fc.constantFrom('', 'QQ==', 'QUI=', 'QU', 'Q===', 'QQ=A', ' QUI', 'QU  ', '-_AA'))
+  .map(([chunks, ending]) => 'QUJD'.repeat(chunks) + ending);
 const stringArb = fc.oneof(
   { arbitrary: fc.array(charArb, { maxLength: 12 }).map((cs) => cs.join('')), weight: 3 },
+  { arbitrary: base64Arb, weight: 3 },
   { arbitrary: fc.integer({ min: 4, max: 20 }).map((n) => 'z'.repeat(n)), weight: 6 }, // long and clean: a slice
   { arbitrary: fc.constantFrom('\u00000', '\u00001', '\u00002'), weight: 1 }, // what the markers are
 );
@@ -39,7 +45,8 @@ const { value: valueArb } = fc.letrec<{ value: unknown }>((tie) => ({
 /** A mutation that turns a valid text into a near-miss (or, sometimes, another valid one). */
 const mutationArb = fc.record({
   at: fc.nat(),
-  insert: fc.constantFrom('', '"', '\\', '\n', '\u0000', '\\u0000', '\\"', ':', ',', ' ', 'zzzz'),
+  // Raw TAB, LF, FF and CR are the control characters base64's decoder skips as whitespace.
+  insert: fc.constantFrom('', '"', '\\', '\n', '\t', '\f', '\r', '\u0001', '\u0000', '\\u0000', '\\"', ':', ',', ' ', 'zzzz', 'QUJD'),
   remove: fc.nat({ max: 2 }),
 });
 
@@ -53,7 +60,8 @@ const textArb = fc
     return text.slice(0, at) + mutation.insert + text.slice(at + mutation.remove);
   });
 
-test('parseJson gives what JSON.parse gives, value (key order, -0, own __proto__) or error', () => {
+/** The property: parseJsonWith at small limits against JSON.parse. Returns how many texts took the slice path. */
+function assertParsesAsJsonParse(): number {
   let slicePath = 0;
   fc.assert(
     fc.property(textArb, fc.integer({ min: 1, max: 8 }), fc.integer({ min: 0, max: 400 }), (text, longString, maxEnvelope) => {
@@ -62,6 +70,18 @@ test('parseJson gives what JSON.parse gives, value (key order, -0, own __proto__
     }),
     fcParams,
   );
+  return slicePath;
+}
+
+test('parseJson gives what JSON.parse gives, value (key order, -0, own __proto__) or error', () => {
+  const slicePath = withoutSetFromBase64(assertParsesAsJsonParse);
   // The generator must reach the path under test, not only the fallbacks.
   expect(slicePath).toBeGreaterThan(fcParams.numRuns / 10);
+});
+
+test('the same where the engine has setFromBase64, which proves plain base64 free of control characters', () => {
+  let decodes = 0;
+  const slicePath = withSetFromBase64(assertParsesAsJsonParse, () => decodes++);
+  expect(slicePath).toBeGreaterThan(fcParams.numRuns / 10);
+  expect(decodes).toBeGreaterThan(fcParams.numRuns / 10);
 });

@@ -15,6 +15,8 @@
  * @module
  */
 
+import { isPlainBase64 } from './plain-base64.js';
+
 /**
  * Strings shorter than this many characters are copied, as `JSON.parse` does: V8's large-object
  * size for a one-byte string, below which a copy is cheap and the marker path not worth its setup.
@@ -98,6 +100,8 @@ function findLongStrings(text: string, longString: number, maxEnvelope: number, 
     pos = close + 1;
     const length = close - open - 1;
     if (length >= longString && !escaped && !isKey(text, pos)) {
+      // A string that stays in the envelope is checked by the envelope's parse; a slice is not.
+      if (!specials.controlFree(open + 1, close)) return undefined;
       envelope += 2 + markerJson(spans.length >> 1).length; // the quotes stay, the marker comes in
       spans.push(open + 1, close);
     } else {
@@ -123,29 +127,30 @@ const EMPTY = /(?:)/;
 const SAMPLE = 32;
 
 /**
- * Where the next backslash or control character (U+0000–U+001F) is: inside a string, the first
- * starts an escape and the second makes the text invalid JSON. Each hit is kept until the cursor
- * passes it, so the strings are read once in all. Two ways to search, which find the same
- * position; which one runs changes speed only, and is chosen by the text at the position:
+ * Where the next backslash is, and whether a string holds a control character (U+0000–U+001F):
+ * inside a string, the first starts an escape and the second makes the text invalid JSON. Only
+ * the strings taken as slices need the second answer; the envelope's parse checks the rest.
  *
- * - ASCII there (a base64 blob, most JSON): `indexOf` for the backslash, which is a memchr on a
- *   one-byte string, and a search for the control characters. Measured on 1 MiB of ASCII: as fast
- *   as the run below in V8, 8x faster in JavaScriptCore, whose class search is vectorised.
- * - Wider text: one sticky expression matches the run of other characters (`+`: an empty run is a
- *   failed match, which says the position itself holds one). Why not `indexOf` there: in a
+ * Each hit is kept until the cursor passes it, so the text is searched once in all. Two ways to
+ * search, which find the same backslash; which one runs changes speed only, and is chosen by the
+ * text at the position:
+ *
+ * - ASCII there (a base64 blob, most JSON): `indexOf`, which is a memchr on a one-byte string.
+ *   Control characters are then looked for in each long string alone ({@link controlFree}).
+ * - Wider text: one sticky expression matches the run of characters that are neither (`+`: an
+ *   empty run is a failed match, which says the position itself holds one), so the hit may be a
+ *   control character, and the run's text is known to hold none. Why not `indexOf` there: in a
  *   two-byte string V8's single-character search looks for one byte of the character with
- *   memchr, so every Cyrillic character is a false hit for U+0004 and the CJK characters
- *   U+5C00–U+5CFF (就, 小, 山 …) for the backslash; on CJK text rich in U+5Cxx, the backslash
- *   search alone made the parse 2x slower than `JSON.parse`.
+ *   memchr, so the CJK characters U+5C00–U+5CFF (就, 小, 山 …) are false hits for the backslash;
+ *   on CJK text rich in them, that search alone made the parse 2x slower than `JSON.parse`.
  */
 class SpecialSearch {
   private readonly run = /[^\\\u0000-\u001f]+/y;
-  private readonly control = /[\u0000-\u001f]/g;
+  private readonly control = /[\u0000-\u001f]/;
   /** The last hit, at or after the last position asked for; -1 for none; -2 before the first search. */
   private next = -2;
-  /** The ASCII search's own hits, kept the same way: the next backslash, the next control character. */
-  private backslash = -2;
-  private controlAt = -2;
+  /** Where the search that found `next` began, when it was a run: no control character lies between. */
+  private runFrom = -1;
   constructor(private readonly text: string) {}
 
   from(position: number): number {
@@ -153,20 +158,25 @@ class SpecialSearch {
     if (this.next !== -1 && this.next < position) {
       let end: number;
       if (asciiAt(text, position)) {
-        if (this.backslash !== -1 && this.backslash < position) this.backslash = text.indexOf('\\', position);
-        if (this.controlAt !== -1 && this.controlAt < position) {
-          this.control.lastIndex = position;
-          this.controlAt = this.control.test(text) ? this.control.lastIndex - 1 : -1;
-        }
-        // `>>> 0` makes -1 (none) the largest length, past any text's end.
-        end = Math.min(this.backslash >>> 0, this.controlAt >>> 0);
+        end = text.indexOf('\\', position) >>> 0; // `>>> 0` makes -1 (none) past any text's end
+        this.runFrom = -1;
       } else {
         this.run.lastIndex = position;
         end = this.run.test(text) ? this.run.lastIndex : position;
+        this.runFrom = position;
       }
       this.next = end < text.length ? end : -1;
     }
     return this.next;
+  }
+
+  /**
+   * Whether `text[start, end)`, a string the last {@link from} found no hit in, holds no control
+   * character. Plain base64, the most common long string, is proved so without a search.
+   */
+  controlFree(start: number, end: number): boolean {
+    if (this.runFrom !== -1 && this.runFrom <= start) return true; // the run that passed it saw none
+    return isPlainBase64(this.text, start, end) || !this.control.test(this.text.slice(start, end));
   }
 
   /**
@@ -177,7 +187,6 @@ class SpecialSearch {
    */
   release(): void {
     this.run.lastIndex = 0;
-    this.control.lastIndex = 0;
     EMPTY.test('');
   }
 }
