@@ -13,8 +13,8 @@ type Base64Target = Uint8Array & {
 };
 
 /**
- * How many bytes are decoded per call: the decoded bytes are thrown away, so a small array is
- * reused, and 48 KiB (64 KiB of text) a call makes the calls' own cost negligible.
+ * How many bytes are decoded per call. The bytes are thrown away, so one array, made per string,
+ * takes every call's; at 48 KiB (64 KiB of text) a call, the calls' own cost is negligible.
  */
 const SCRATCH = 49_152;
 
