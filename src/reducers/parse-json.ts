@@ -84,7 +84,8 @@ function findLongStrings(text: string, longString: number, maxEnvelope: number, 
       if (close === -1) return undefined; // an unterminated string
       const special = specials.from(from);
       if (special === -1 || special > close) break; // no escape before the quote: it closes
-      // JSON allows a control character in a string only escaped.
+      // Not a backslash: a control character, which the search finds in wide text. JSON allows
+      // one in a string only escaped.
       if (text.charCodeAt(special) !== BACKSLASH) return undefined;
       escaped = true;
       // The markers are strings that begin with U+0000, which JSON can only write as \u0000: a

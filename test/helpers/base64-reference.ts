@@ -54,23 +54,12 @@ export function fromBase64(text: string, maxLength: number): { read: number; wri
 
 type Decoding = { setFromBase64(this: Uint8Array, text: string): { read: number; written: number } };
 
-/**
- * Runs `body` with `setFromBase64` on `Uint8Array.prototype`: {@link fromBase64}, which reports
- * what it wrote but writes no bytes (`plain-base64.ts` reads only the counts), called through
- * `onCall` when given. An engine's own is set aside meanwhile, so every engine runs the same
- * rules here; all are restored afterwards.
- */
-export function withSetFromBase64<T>(body: () => T, onCall?: () => void): T {
+/** Runs `body` with `setFromBase64` on `Uint8Array.prototype` set to `decoder`, or absent; the engine's own is restored afterwards. */
+function withDecoder<T>(decoder: Decoding['setFromBase64'] | undefined, body: () => T): T {
   const prototype = Uint8Array.prototype as Uint8Array & Partial<Decoding>;
   const own = Object.getOwnPropertyDescriptor(prototype, 'setFromBase64');
-  Object.defineProperty(prototype, 'setFromBase64', {
-    configurable: true,
-    writable: true,
-    value: function setFromBase64(this: Uint8Array, text: string) {
-      onCall?.();
-      return fromBase64(text, this.length);
-    },
-  });
+  if (decoder === undefined) delete prototype.setFromBase64;
+  else Object.defineProperty(prototype, 'setFromBase64', { configurable: true, writable: true, value: decoder });
   try {
     return body();
   } finally {
@@ -79,15 +68,20 @@ export function withSetFromBase64<T>(body: () => T, onCall?: () => void): T {
   }
 }
 
-/** Runs `body` with no `setFromBase64` on `Uint8Array.prototype`, as in Node 20; restored afterwards. */
+/**
+ * Runs `body` with `setFromBase64` on `Uint8Array.prototype`: {@link fromBase64}, which reports
+ * what it wrote but writes no bytes (`plain-base64.ts` reads only the counts), called through
+ * `onCall` when given. An engine's own is set aside meanwhile, so every engine runs the same
+ * rules here.
+ */
+export function withSetFromBase64<T>(body: () => T, onCall?: () => void): T {
+  return withDecoder(function setFromBase64(this: Uint8Array, text: string) {
+    onCall?.();
+    return fromBase64(text, this.length);
+  }, body);
+}
+
+/** Runs `body` with no `setFromBase64` on `Uint8Array.prototype`, as in Node 20. */
 export function withoutSetFromBase64<T>(body: () => T): T {
-  const prototype = Uint8Array.prototype as Uint8Array & Partial<Decoding>;
-  const own = Object.getOwnPropertyDescriptor(prototype, 'setFromBase64');
-  if (own === undefined) return body();
-  delete prototype.setFromBase64;
-  try {
-    return body();
-  } finally {
-    Object.defineProperty(prototype, 'setFromBase64', own);
-  }
+  return withDecoder(undefined, body);
 }
