@@ -4,7 +4,7 @@
 // performance.now() in paired rounds of alternating order, so a drift in the machine's speed
 // lands on both sides of a ratio.
 import { answer, answerEnd, answerStart } from '../dist/index.js';
-import { consume, consumed, readCeiling, readDecodeOnly, readWithEventsourceParser, readWithScanner, readWithScannerAndParse, readWithScannerEach } from './portable-readers.mjs';
+import { consume, consumed, readCeiling, readDecodeOnly, readWithEventsourceParser, readWithScanner, readWithScannerAndCheck, readWithScannerAndParse, readWithScannerEach } from './portable-readers.mjs';
 import * as w from './workloads.mjs';
 
 /** The answer reducer over `chunks` of one event-stream answer, to its result. */
@@ -103,7 +103,10 @@ function streamFigures(figures, [name, text, size, decodeLimit], wanted, limits,
   }
 }
 
-/** The 1 MiB answer's figures, pushed onto `figures`: the answer reducer and, with `limits`, the engine's own parse. */
+/**
+ * The 1 MiB answer's figures, pushed onto `figures`: the answer reducer and, with `limits`, the
+ * engine's own parse and the reducer's floor.
+ */
 function answerFigures(figures, wanted, limits, rounds, seconds) {
   const chunks = w.chunked(answerBody(LARGE), 16 * 1024);
   if (wanted('answer-1mib.scanner/answer')) {
@@ -113,6 +116,10 @@ function answerFigures(figures, wanted, limits, rounds, seconds) {
     // The engine's own parse, beside the reducer: the scanner, then JSON.parse of the data.
     figures.push({ id: 'answer-1mib.scanner/scanner+parse', ...paired(() => readWithScanner(chunks), () => readWithScannerAndParse(chunks), rounds, seconds) });
   }
+  if (limits && wanted('answer-1mib.scanner/scanner+check')) {
+    // The reducer's own floor: the scanner, then the proof that the long string may be shared.
+    figures.push({ id: 'answer-1mib.scanner/scanner+check', ...paired(() => readWithScanner(chunks), () => readWithScannerAndCheck(chunks), rounds, seconds) });
+  }
 }
 
 /**
@@ -120,8 +127,9 @@ function answerFigures(figures, wanted, limits, rounds, seconds) {
  * reads `<case>.<a>/<b>`: a's throughput over b's, so `scanner/answer` is what the answer reducer
  * costs as a multiple of the scanner alone. `limits` adds each stream case read by `scan`
  * (`<case>.scan/eventsource-parser`), each small-event case's decode-only
- * limit (`<case>.decode/eventsource-parser`) and the 1 MiB answer's scanner + JSON.parse
- * (`answer-1mib.scanner/scanner+parse`), which no target bounds: the gate leaves them out.
+ * limit (`<case>.decode/eventsource-parser`), and the 1 MiB answer's scanner + JSON.parse
+ * (`answer-1mib.scanner/scanner+parse`) and scanner + the check that lets the reducer share its
+ * long string (`answer-1mib.scanner/scanner+check`), which no target bounds: the gate leaves them out.
  */
 export function measurePortable({ rounds, seconds, limits = false, only }) {
   const wanted = (id) => only === undefined || id.includes(only);

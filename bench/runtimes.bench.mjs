@@ -55,6 +55,7 @@ function labelOf(id) {
   if (ratio === 'decode/eventsource-parser') return `${name}: decode-only ÷ eventsource-parser (the most a reader that decodes as it does can beat it by)`;
   if (ratio === 'scanner/ceiling') return `${name}: scanner ÷ ceiling (fraction of one TextDecoder.decode)`;
   if (ratio === 'scanner/scanner+parse') return `${name}: scanner + JSON.parse time ÷ scanner time (what the engine's own parse costs)`;
+  if (ratio === 'scanner/scanner+check') return `${name}: scanner + string check time ÷ scanner time (the least the answer reducer can cost)`;
   return `${name}: answer reducer time ÷ scanner time`;
 }
 
