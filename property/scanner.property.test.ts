@@ -119,15 +119,15 @@ describe('on generated streams: the scanner is chunking-invariant, agrees with t
     );
   });
 
-  test('chunks of more than 4 KiB (read in pieces that end at a LF) give what the reference model gives', () => {
-    // A stream of streams, each block after the first on a line of its own, grown past 12 KiB so
-    // that its chunks are read in pieces; cut into chunks of 4 KiB and more at random points,
+  test('chunks of more than 16 KiB (read in pieces that end at a LF) give what the reference model gives', () => {
+    // A stream of streams, each block after the first on a line of its own, grown past 48 KiB so
+    // that its chunks are read in pieces; cut into chunks of 16 KiB and more at random points,
     // so that a chunk, and so its first piece, begins inside a UTF-8 sequence, after a CR, or
     // with a short line pending.
     const longStreamArb = fc.array(streamArb, { minLength: 1, maxLength: 8 }).map((streams) => {
       const parts: Uint8Array[] = [];
       let length = 0;
-      for (let i = 0; length < 12 * 1024; i++) {
+      for (let i = 0; length < 48 * 1024; i++) {
         const part = streams[i % streams.length]!;
         parts.push(part, LF_BYTE);
         length += part.length + 1;
@@ -138,13 +138,13 @@ describe('on generated streams: the scanner is chunking-invariant, agrees with t
       fc.property(longStreamArb, fc.array(fc.integer({ min: 1, max: 9000 }), { minLength: 1, maxLength: 6 }), (bytes, sizes) => {
         const cuts: number[] = [];
         for (let at = 0, k = 0; ; k++) {
-          at += sizes[k % sizes.length]! + (k % 2 === 0 ? 4096 : 0);
+          at += sizes[k % sizes.length]! + (k % 2 === 0 ? 16_384 : 0);
           if (at >= bytes.length) break;
           cuts.push(at);
         }
         expectMatchesReference(scanAll(chunksOf({ bytes, cuts })), bytes);
       }),
-      // Each run scans more than 12 KiB against the reference model: a fifth of the usual runs.
+      // Each run scans more than 48 KiB against the reference model: a fifth of the usual runs.
       { ...fcParams, numRuns: Math.max(20, Math.floor(fcParams.numRuns / 5)) },
     );
   });

@@ -1196,19 +1196,20 @@ describe('chunk boundaries', () => {
   });
 
   test('values cut from a large chunk equal those cut from small ones, at every length', () => {
-    // A chunk of more than 4 KiB is read in pieces that end at a LF until a line is longer than a
+    // A chunk of more than 16 KiB is read in pieces that end at a LF until a line is longer than a
     // piece, then whole, its values detached; from chunks of 100 bytes, every value is a plain slice.
     let text = '';
-    for (let i = 0; i < 600; i++) {
-      const n = (i * 37) % 3000; // 0 to 2 999 characters: short, and lines that fill most of a piece
+    for (let i = 0; i < 400; i++) {
+      const n = (i * 37) % 20_000; // 0 to 19 999 characters: short, most of a piece, and longer than one
       text += `event: e${'v'.repeat(n % 50)}${i}\nid: ${i}-${'i'.repeat(n % 20)}\ndata: ${String(i).padEnd(n, 'x')}\ndata: ${'y'.repeat(n >> 1)}\n\n`;
     }
     const bytes = encoder.encode(text);
     const whole = scanAll([bytes]);
     const small = scanAll(Array.from({ length: Math.ceil(bytes.length / 100) }, (_, k) => bytes.slice(k * 100, k * 100 + 100)));
-    expect(whole.events).toHaveLength(600);
+    expect(whole.events).toHaveLength(400);
     expect(whole.events).toEqual(small.events);
-    expect(whole.events[599]).toEqual({ type: `e${'v'.repeat(((599 * 37) % 3000) % 50)}599`, data: `${'599'.padEnd((599 * 37) % 3000, 'x')}\n${'y'.repeat(((599 * 37) % 3000) >> 1)}`, lastEventId: `599-${'i'.repeat(((599 * 37) % 3000) % 20)}` });
+    const n = (399 * 37) % 20_000;
+    expect(whole.events[399]).toEqual({ type: `e${'v'.repeat(n % 50)}399`, data: `${'399'.padEnd(n, 'x')}\n${'y'.repeat(n >> 1)}`, lastEventId: `399-${'i'.repeat(n % 20)}` });
   });
 
   describe('a mixed stream gives the same result however it is split', () => {
@@ -1355,7 +1356,7 @@ describe('memory held by states and events', () => {
   });
 
   test('one small event kept from a large chunk of them keeps a few KiB alive, not the chunk', () => {
-    // Its values are views of a piece of at most 4 KiB that the events around it share: about 6 KB held.
+    // Its values are views of a piece of at most 16 KiB that the events around it share: about 18 KB held.
     // The heap reading moves by what the engine frees on its own in a GC (the probe takes the
     // least of three readings), so the bound is the retention test's above: far below 8 MiB.
     const { bytesRead, retained } = probe('one-of-many');

@@ -10,7 +10,7 @@
  * drop the stream's one leading BOM; cut the text into lines at CRLF, LF or CR; interpret each
  * complete line (`EventBuffers.interpretLine`), handing each event dispatched to a list or a
  * sink. The incomplete last line is kept as growing text (`growing-text.ts`): strings are
- * immutable, survive `structuredClone` and alias no caller bytes. A chunk of more than 4 KiB is
+ * immutable, survive `structuredClone` and alias no caller bytes. A chunk of more than 16 KiB is
  * read as several such calls, in pieces that end at a LF (`scanPieces`).
  * @module
  */
@@ -121,8 +121,13 @@ function copyOf(value: string): string {
   return (' ' + value).slice(1);
 }
 
-/** See {@link detached}; the cost of copying below this size: docs/guides/benchmarks.md. */
-const DETACH = 4096;
+/**
+ * See {@link detached}. 16 KiB, the size of a network read (a TLS record): such a chunk is read
+ * whole, as one text, and larger ones in pieces of it. Pieces of 4 KiB cost 12–20% on a stream
+ * of small events in 16 KiB reads in Chromium, workerd, Deno and Bun; pieces of 64 KiB were no
+ * faster than 16 KiB anywhere (docs/guides/benchmarks.md).
+ */
+const DETACH = 16_384;
 
 /** The state that begins a stream. */
 export function scanStart(): ScanState {

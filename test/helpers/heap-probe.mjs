@@ -30,7 +30,7 @@ function retention() {
 
 /**
  * One 8 MiB chunk of small events (40-character data, each with an id and a type): the one event
- * of them that is kept. A large chunk is read in pieces of at most 4 KiB, and an event's values
+ * of them that is kept. A large chunk is read in pieces of at most 16 KiB, and an event's values
  * are views of its piece's text; one event must keep no more than a piece alive, not the chunk's text.
  */
 function oneOfMany() {

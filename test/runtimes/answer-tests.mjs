@@ -113,7 +113,7 @@ function checkError(pkg, error, expected) {
 
 function checkReducer(pkg, kase) {
   const bytes = encode(kase.body ?? []);
-  const sizes = bytes.length > 4096 ? [16_384, 4_095] : [1, 7];
+  const sizes = bytes.length > 4096 ? [65_536, 16_383] : [1, 7];
   for (const way of chunkings(bytes, sizes)) {
     let state = pkg.answerStart({ format: kase.format, requestId: kase.options?.requestId, maxBytes: kase.options?.maxBytes });
     const messages = [];

@@ -59,12 +59,13 @@ function scanEachAll(pkg, chunks) {
 }
 
 /**
- * In 3-byte steps through one reused buffer: the chunk is not changed, the same state and chunk
+ * In 3-byte steps (20 000-byte steps through a long input, so that its chunks are read in
+ * pieces) through one reused buffer: the chunk is not changed, the same state and chunk
  * give the same result twice, a structuredClone of every state goes on alike, and overwriting the
  * buffer after each call changes nothing (no state or event keeps a view of it).
  */
 function checkPurity(pkg, bytes, events) {
-  const size = bytes.length > 4096 ? 4096 : 3;
+  const size = bytes.length > 4096 ? 20_000 : 3;
   const buffer = new Uint8Array(size);
   let state = pkg.scanStart();
   let clone = structuredClone(state);
