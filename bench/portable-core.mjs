@@ -4,7 +4,7 @@
 // performance.now() in paired rounds of alternating order, so a drift in the machine's speed
 // lands on both sides of a ratio.
 import { answer, answerEnd, answerStart } from '../dist/index.js';
-import { consume, consumed, readCeiling, readDecodeOnly, readWithEventsourceParser, readWithScanner, readWithScannerAndCheck, readWithScannerAndParse, readWithScannerEach } from './portable-readers.mjs';
+import { consume, consumed, readCeiling, readDecodeOnly, readEventFloor, readWithEventsourceParser, readWithScanner, readWithScannerAndCheck, readWithScannerAndParse, readWithScannerEach } from './portable-readers.mjs';
 import * as w from './workloads.mjs';
 
 /** The answer reducer over `chunks` of one event-stream answer, to its result. */
@@ -56,13 +56,13 @@ const LARGE = 1 << 20;
 
 /**
  * The stream cases of the Node suite, with the same chunk sizes, and the token stream in 16 KiB
- * reads: `[name, text, chunk size, whether its decode-only limit is measured]` (the small-event
- * cases; the large event has its ceiling instead).
+ * reads: `[name, text, chunk size, whether its limits are measured]` (the small-event cases'
+ * decode-only and per-event floors; the large event has its ceiling instead).
  */
 const STREAMS = [
   ['tokens', () => w.tokenEvents(), 1024, true],
-  // The same stream in reads of 16 KiB, as a network delivers it: a chunk is then larger than
-  // the scanner keeps a text of as a view (DETACH), and it is read in pieces.
+  // The same stream in reads of 16 KiB, as a network delivers it: the most the scanner reads as
+  // one text (DETACH), so the per-chunk costs are spread over 400 events.
   ['tokens-16k', () => w.tokenEvents(), 16 * 1024, true],
   ['mcp', () => w.mcpNotifications(), 1024, true],
   ['utf8', () => w.utf8Events(), 1024, true],
@@ -86,20 +86,23 @@ function answerBody(size) {
  */
 function streamFigures(figures, [name, text, size, decodeLimit], wanted, limits, rounds, seconds) {
   const id = `${name}.scanner/eventsource-parser`;
-  if (!wanted(id) && !(name === 'large' && wanted('large.scanner/ceiling'))) return;
+  const listed = `${name}.scan/eventsource-parser`;
+  const limit = `${name}.decode/eventsource-parser`;
+  const floor = `${name}.floor/eventsource-parser`;
+  const ceiling = 'large.scanner/ceiling';
+  const measured = [id, ...(limits ? [listed] : []), ...(limits && decodeLimit ? [limit, floor] : []), ...(name === 'large' ? [ceiling] : [])];
+  if (!measured.some(wanted)) return;
   const bytes = w.encode(text());
   const chunks = w.chunked(bytes, size);
-  if (wanted(id)) figures.push({ id, ...paired(() => readWithScannerEach(chunks), () => readWithEventsourceParser(chunks), rounds, seconds) });
-  const listed = `${name}.scan/eventsource-parser`;
-  if (limits && wanted(listed)) figures.push({ id: listed, ...paired(() => readWithScanner(chunks), () => readWithEventsourceParser(chunks), rounds, seconds) });
-  const limit = `${name}.decode/eventsource-parser`;
-  if (limits && decodeLimit && wanted(limit)) {
-    figures.push({ id: limit, ...paired(() => readDecodeOnly(chunks), () => readWithEventsourceParser(chunks), rounds, seconds) });
-  }
-  if (name === 'large' && wanted('large.scanner/ceiling')) {
+  const against = (read) => paired(read, () => readWithEventsourceParser(chunks), rounds, seconds);
+  if (wanted(id)) figures.push({ id, ...against(() => readWithScannerEach(chunks)) });
+  if (measured.includes(listed) && wanted(listed)) figures.push({ id: listed, ...against(() => readWithScanner(chunks)) });
+  if (measured.includes(limit) && wanted(limit)) figures.push({ id: limit, ...against(() => readDecodeOnly(chunks)) });
+  if (measured.includes(floor) && wanted(floor)) figures.push({ id: floor, ...against(() => readEventFloor(chunks)) });
+  if (measured.includes(ceiling) && wanted(ceiling)) {
     // The engine's own limit: the event's bytes decoded into one fresh string, nothing else.
     const data = bytes.slice(6, 6 + LARGE);
-    figures.push({ id: 'large.scanner/ceiling', ...paired(() => readWithScannerEach(chunks), () => readCeiling(data), rounds, seconds) });
+    figures.push({ id: ceiling, ...paired(() => readWithScannerEach(chunks), () => readCeiling(data), rounds, seconds) });
   }
 }
 
@@ -126,8 +129,9 @@ function answerFigures(figures, wanted, limits, rounds, seconds) {
  * Every figure, as `{ id, value, rounds }`; `only` (a substring of an id) measures some. An id
  * reads `<case>.<a>/<b>`: a's throughput over b's, so `scanner/answer` is what the answer reducer
  * costs as a multiple of the scanner alone. `limits` adds each stream case read by `scan`
- * (`<case>.scan/eventsource-parser`), each small-event case's decode-only
- * limit (`<case>.decode/eventsource-parser`), and the 1 MiB answer's scanner + JSON.parse
+ * (`<case>.scan/eventsource-parser`), each small-event case's decode-only limit
+ * (`<case>.decode/eventsource-parser`) and per-event floor (`<case>.floor/eventsource-parser`,
+ * see readEventFloor), and the 1 MiB answer's scanner + JSON.parse
  * (`answer-1mib.scanner/scanner+parse`) and scanner + the check that lets the reducer share its
  * long string (`answer-1mib.scanner/scanner+check`), which no target bounds: the gate leaves them out.
  */

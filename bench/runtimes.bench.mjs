@@ -53,6 +53,7 @@ function labelOf(id) {
   if (ratio === 'scanner/eventsource-parser') return `${name}: scanner (scanEach) ÷ eventsource-parser`;
   if (ratio === 'scan/eventsource-parser') return `${name}: scan, which lists each chunk's events, ÷ eventsource-parser`;
   if (ratio === 'decode/eventsource-parser') return `${name}: decode-only ÷ eventsource-parser (the most a reader that decodes as it does can beat it by)`;
+  if (ratio === 'floor/eventsource-parser') return `${name}: per-event floor ÷ eventsource-parser (decode, find each LF, hand out each data line as a string: the most a reader that does so can beat it by)`;
   if (ratio === 'scanner/ceiling') return `${name}: scanner ÷ ceiling (fraction of one TextDecoder.decode)`;
   if (ratio === 'scanner/scanner+parse') return `${name}: scanner + JSON.parse time ÷ scanner time (what the engine's own parse costs)`;
   if (ratio === 'scanner/scanner+check') return `${name}: scanner + string check time ÷ scanner time (the least the answer reducer can cost)`;
@@ -84,7 +85,7 @@ export const cases = [
         group: 'runtimes',
         title: this.title,
         about:
-          'per runtime: scanner ÷ eventsource-parser on each stream case, each event handed to a callback as the parser hands it (scanEach); the scanner ÷ one TextDecoder.decode of the large event (the engine\'s ceiling); outside the gate, scan (which lists each chunk\'s events) ÷ eventsource-parser on each stream case and a decode-only reader ÷ eventsource-parser on each small-event case (the most any reader that decodes as it does can beat it by); the answer reducer\'s time ÷ the scanner\'s on a 1 MiB answer and at 1-byte chunks, and beside it the scanner followed by one JSON.parse of the data (what the engine\'s own parse costs)',
+          'per runtime: scanner ÷ eventsource-parser on each stream case, each event handed to a callback as the parser hands it (scanEach); the scanner ÷ one TextDecoder.decode of the large event (the engine\'s ceiling); outside the gate, scan (which lists each chunk\'s events) ÷ eventsource-parser on each stream case a decode-only reader ÷ eventsource-parser on each small-event case (the most any reader that decodes as it does can beat it by), and the per-event floor ÷ eventsource-parser (a reader that decodes so, finds each LF and hands out each data line as a string, and follows no other rule: the most a reader that hands out a string per event can beat it by); the answer reducer\'s time ÷ the scanner\'s on a 1 MiB answer and at 1-byte chunks, and beside it the scanner followed by one JSON.parse of the data (what the engine\'s own parse costs)',
         runtimes,
         figures,
         ...(failed.length > 0 ? { error: failed.map((r) => `${r.id}: ${r.error}`).join('; ') } : {}),
