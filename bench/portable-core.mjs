@@ -36,7 +36,7 @@ const median = (values) => {
 };
 
 /** `a`'s throughput over `b`'s: the median of paired rounds, each round's order alternating. */
-function paired(a, b, rounds, seconds) {
+export function paired(a, b, rounds, seconds) {
   a();
   b();
   const ratios = [];
@@ -52,14 +52,14 @@ function paired(a, b, rounds, seconds) {
   return { value: median(ratios), rounds: ratios };
 }
 
-const LARGE = 1 << 20;
+export const LARGE = 1 << 20;
 
 /**
  * The stream cases of the Node suite, with the same chunk sizes, and the token stream in 16 KiB
  * reads: `[name, text, chunk size, whether its limits are measured]` (the small-event cases'
  * decode-only and per-event floors; the large event has its ceiling instead).
  */
-const STREAMS = [
+export const STREAMS = [
   ['tokens', () => w.tokenEvents(), 1024, true],
   // The same stream in reads of 16 KiB, as a network delivers it: the most the scanner reads as
   // one text (DETACH), so the per-chunk costs are spread over 400 events.
@@ -71,11 +71,11 @@ const STREAMS = [
   ['large', () => w.oneLargeEvent(LARGE), 16 * 1024, false],
 ];
 
-/** The 1-byte drip, measured after the 1 MiB answer (see measurePortable). */
-const DRIP = ['drip', () => w.oneLargeEvent(200_000), 1, false];
+/** The 1-byte drip, measured after the 1 MiB answer (see measure). */
+export const DRIP = ['drip', () => w.oneLargeEvent(200_000), 1, false];
 
 /** An event-stream answer whose result carries `size` bytes of text. */
-function answerBody(size) {
+export function answerBody(size) {
   return w.encode(`event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: 'y'.repeat(size) }] } })}\n\n`);
 }
 
@@ -135,7 +135,7 @@ function answerFigures(figures, wanted, limits, rounds, seconds) {
  * (`answer-1mib.scanner/scanner+parse`) and scanner + the check that lets the reducer share its
  * long string (`answer-1mib.scanner/scanner+check`), which no target bounds: the gate leaves them out.
  */
-export function measurePortable({ rounds, seconds, limits = false, only }) {
+export function measure({ rounds, seconds, limits = false, only }) {
   const wanted = (id) => only === undefined || id.includes(only);
   const figures = [];
   for (const stream of STREAMS) streamFigures(figures, stream, wanted, limits, rounds, seconds);

@@ -1,6 +1,6 @@
 // The portable figures (portable-core.mjs) in every runtime the package claims: Node, Chromium,
-// workerd, Deno and Bun, each in its own process (or page, or worker), with the same workloads
-// and the same peer. Figure ids are `<runtime>:<figure>`, and bench/targets.json holds a target
+// workerd, Deno and Bun, each in its own process (or page, or worker, through bench/hosts/), with
+// the same workloads and the same peer. Figure ids are `<runtime>:<figure>`, and bench/targets.json holds a target
 // per runtime, so the gate judges each runtime on its own.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -12,16 +12,16 @@ import { measureInWorkerd } from './hosts/workerd.mjs';
 
 const here = (file) => fileURLToPath(new URL(file, import.meta.url));
 const require = createRequire(import.meta.url);
-const script = here('./portable.bench.mjs');
+const script = here('./hosts/process.mjs');
 const TIMEOUT_MS = 600_000;
 // Deno and Bun would otherwise check for updates of themselves over the network.
 const quiet = { ...process.env, DENO_NO_UPDATE_CHECK: '1', DO_NOT_TRACK: '1' };
 
-/** A runtime started as a process: prints one JSON line of { runtime, figures }. */
+/** A runtime started as a process, running bench/hosts/process.mjs: prints one JSON line of { runtime, figures }. */
 function processRuntime(command, args) {
-  return async ({ rounds, seconds, limits, only }) => {
+  return async (entry, settings) => {
     if (!existsSync(command)) throw new Error(`${command} is not installed (npm ci installs it)`);
-    const child = spawnSync(command, [...args, script, String(rounds), String(seconds), limits ? '1' : '0', ...(only ? [only] : [])], {
+    const child = spawnSync(command, [...args, script, entry, JSON.stringify(settings)], {
       encoding: 'utf8',
       env: quiet,
       maxBuffer: 1 << 24,
@@ -39,10 +39,14 @@ function bunBinary() {
   return existsSync(platformBinary) ? platformBinary : here('../node_modules/.bin/bun');
 }
 
+/**
+ * Each runtime, as `measure(entry, settings)`: the `measure(settings)` export of `bench/<entry>`
+ * run there, resolving with `{ runtime, figures }`.
+ */
 export const RUNTIMES = [
   { id: 'node', measure: processRuntime(process.execPath, []) },
-  { id: 'chromium', measure: (s) => measureInChromium({ ...s, timeoutMs: TIMEOUT_MS }) },
-  { id: 'workerd', measure: (s) => measureInWorkerd({ ...s, timeoutMs: TIMEOUT_MS }) },
+  { id: 'chromium', measure: (entry, settings) => measureInChromium(entry, settings, TIMEOUT_MS) },
+  { id: 'workerd', measure: (entry, settings) => measureInWorkerd(entry, settings, TIMEOUT_MS) },
   { id: 'deno', measure: processRuntime(here('../node_modules/.bin/deno'), ['run', '--no-prompt', '--no-lock', '--allow-read', '--allow-env']) },
   { id: 'bun', measure: processRuntime(bunBinary(), []) },
 ];
@@ -72,7 +76,7 @@ export const cases = [
       const [runtimeFilter, figureFilter] = settings.only?.includes(':') ? settings.only.split(':') : [undefined, undefined];
       for (const r of RUNTIMES.filter((x) => !runtimeFilter || x.id === runtimeFilter)) {
         try {
-          const out = await r.measure({ rounds: settings.rounds, seconds: settings.seconds, limits: settings.mode !== 'check', only: figureFilter || undefined });
+          const out = await r.measure('portable-core.mjs', { rounds: settings.rounds, seconds: settings.seconds, limits: settings.mode !== 'check', only: figureFilter || undefined });
           runtimes.push({ id: r.id, version: out.runtime });
           for (const f of out.figures) figures.push({ ...f, id: `${r.id}:${f.id}`, label: labelOf(f.id), runtime: r.id });
         } catch (error) {

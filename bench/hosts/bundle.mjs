@@ -1,12 +1,13 @@
-// portable-core.mjs with everything it imports (the built package, eventsource-parser) in one
-// ES module, for the runtimes that load a page or a worker rather than files: Chromium, workerd.
+// A measuring module of bench/ with everything it imports (the built package, eventsource-parser)
+// in one ES module, for the runtimes that load a page or a worker rather than files: Chromium,
+// workerd.
 import { build } from 'esbuild';
 import { fileURLToPath } from 'node:url';
 
-/** The bundle's source text; it exports measurePortable. */
-export async function portableBundle() {
+/** The source text of `bench/<entry>` bundled; it exports `measure(settings)`. */
+export async function portableBundle(entry) {
   const result = await build({
-    entryPoints: [fileURLToPath(new URL('../portable-core.mjs', import.meta.url))],
+    entryPoints: [fileURLToPath(new URL(`../${entry}`, import.meta.url))],
     bundle: true,
     format: 'esm',
     platform: 'neutral',

@@ -1,5 +1,5 @@
-// The portable figures in a page of headless Chromium (the build inside @sparticuz/chromium's
-// npm package, driven by playwright-core). The page and its module are served by request
+// A measuring module of bench/ (portable-core.mjs, ab-core.mjs) in a page of headless Chromium
+// (the build inside @sparticuz/chromium's npm package, driven by playwright-core). The page and its module are served by request
 // interception: nothing goes to the network.
 import sparticuz from '@sparticuz/chromium';
 import { chromium } from 'playwright-core';
@@ -9,9 +9,9 @@ const ORIGIN = 'http://bench.localhost';
 const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const PAGE = '<!doctype html><meta charset="utf-8"><title>sse-answer bench</title>';
 
-/** Measures in a fresh page; resolves with { runtime, figures }. */
-export async function measureInChromium({ rounds, seconds, limits, only, timeoutMs }) {
-  const bundle = await portableBundle();
+/** `measure(settings)` of `bench/<entry>` in a fresh page; resolves with { runtime, figures }. */
+export async function measureInChromium(entry, settings, timeoutMs) {
+  const bundle = await portableBundle(entry);
   const browser = await chromium.launch({ executablePath: await sparticuz.executablePath(), args: FLAGS, timeout: timeoutMs });
   try {
     const page = await browser.newPage();
@@ -25,9 +25,9 @@ export async function measureInChromium({ rounds, seconds, limits, only, timeout
     page.setDefaultTimeout(timeoutMs);
     // A page's script runs in the foreground tab, on the main thread, as a user's would.
     const result = await page.evaluate(async (settings) => {
-      const { measurePortable } = await import('/portable.js');
-      return measurePortable(settings);
-    }, { rounds, seconds, limits, only });
+      const { measure } = await import('/portable.js');
+      return measure(settings);
+    }, settings);
     return { runtime: `chromium ${browser.version()}`, ...result };
   } finally {
     await browser.close();

@@ -1,4 +1,5 @@
-// The portable figures in workerd, through Miniflare: a module worker that measures when fetched.
+// A measuring module of bench/ (portable-core.mjs, ab-core.mjs) in workerd, through Miniflare: a
+// module worker that measures when fetched.
 // Local workerd advances performance.now() during synchronous work (the deployed runtime stops
 // it between I/O), so the same paired timing runs there unchanged.
 import { readFileSync } from 'node:fs';
@@ -8,20 +9,20 @@ import { portableBundle } from './bundle.mjs';
 
 const require = createRequire(import.meta.url);
 
-const WORKER = `import { measurePortable } from './portable.js';
+const WORKER = `import { measure } from './portable.js';
 export default {
   async fetch(request) {
-    return Response.json(measurePortable(await request.json()));
+    return Response.json(measure(await request.json()));
   },
 };`;
 
-/** Measures in a fresh workerd; resolves with { runtime, figures }. */
-export async function measureInWorkerd({ rounds, seconds, limits, only, timeoutMs }) {
+/** `measure(settings)` of `bench/<entry>` in a fresh workerd; resolves with { runtime, figures }. */
+export async function measureInWorkerd(entry, settings, timeoutMs) {
   const version = JSON.parse(readFileSync(require.resolve('workerd/package.json'), 'utf8')).version;
   const miniflare = new Miniflare({
     modules: [
       { type: 'ESModule', path: 'worker.js', contents: WORKER },
-      { type: 'ESModule', path: 'portable.js', contents: await portableBundle() },
+      { type: 'ESModule', path: 'portable.js', contents: await portableBundle(entry) },
     ],
     compatibilityDate: '2026-04-26',
     cf: false,
@@ -29,7 +30,7 @@ export async function measureInWorkerd({ rounds, seconds, limits, only, timeoutM
   try {
     const response = await miniflare.dispatchFetch('http://localhost/', {
       method: 'POST',
-      body: JSON.stringify({ rounds, seconds, limits, only }),
+      body: JSON.stringify(settings),
       signal: AbortSignal.timeout(timeoutMs),
     });
     if (!response.ok) throw new Error(`the worker answered ${response.status}: ${(await response.text()).slice(0, 300)}`);
