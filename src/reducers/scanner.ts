@@ -442,11 +442,10 @@ class EventBuffers {
   dispatch(): void {
     const data = this.data;
     if (data === undefined) return this.dispatchData(undefined);
-    this.data = undefined;
     const more = this.moreData;
-    if (more === NO_TEXT) return this.dispatchData(data);
+    this.data = undefined;
     this.moreData = NO_TEXT;
-    this.dispatchData(joinedData(data, more));
+    this.dispatchData(more === NO_TEXT ? data : data + textOf(more));
   }
 
   /** The dispatch steps for the data buffer's text `data` (`undefined`: the buffer was empty), the buffer already emptied. */
@@ -482,11 +481,6 @@ class EventBuffers {
       id: this.id,
     };
   }
-}
-
-/** The data of an event of several `data` lines: a call of its own, kept out of the per-event path, where it is rare. */
-function joinedData(data: string, moreData: GrowingText): string {
-  return data + textOf(moreData);
 }
 
 // The field matchers: where the value of a `data`, `event`, `id` or `retry` field begins in the
