@@ -11,11 +11,11 @@
 // (the npm script does): the shared bench code reads the built package.
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { RUNTIMES } from './runtimes.bench.mjs';
+import { runtimesNamed } from './runtimes.bench.mjs';
 
 const here = (file) => fileURLToPath(new URL(file, import.meta.url));
 const args = process.argv.slice(2);
@@ -40,8 +40,7 @@ const base = mkdtempSync(join(tmpdir(), 'sse-answer-ab-'));
 try {
   const archive = spawnSync('git', ['archive', '--format=tar', ref, 'src', 'tsconfig.json'], { maxBuffer: 1 << 28 });
   if (archive.status !== 0) throw new Error(`git archive ${ref}: ${archive.stderr.toString().trim()}`);
-  writeFileSync(join(base, 'src.tar'), archive.stdout);
-  const untar = spawnSync('tar', ['-xf', join(base, 'src.tar'), '-C', base]);
+  const untar = spawnSync('tar', ['-x', '-C', base], { input: archive.stdout });
   if (untar.status !== 0) throw new Error(`tar: ${untar.stderr.toString().trim()}`);
   mkdirSync(here('./.ab'), { recursive: true });
   await bundle(join(base, 'src/index.ts'), here('./.ab/base.js'));
@@ -52,7 +51,7 @@ try {
 
 const head = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).stdout.trim();
 console.log(`A/B: this checkout (${head}${spawnSync('git', ['diff', '--quiet', 'HEAD', '--', 'src']).status === 0 ? '' : ', with changes to src'}) over ${ref}; above 1, this checkout is faster`);
-for (const runtime of RUNTIMES.filter((r) => runtimeFilter === '' || runtimeFilter.split('+').includes(r.id))) {
+for (const runtime of runtimesNamed(runtimeFilter)) {
   for (let k = 0; k < repeat; k++) {
     try {
       const out = await runtime.measure('ab-core.mjs', settings);

@@ -3,20 +3,19 @@
 // event, and the answer reducer against the scanner alone. Web globals only, no benny: timed by
 // performance.now() in paired rounds of alternating order, so a drift in the machine's speed
 // lands on both sides of a ratio.
-import { answer, answerEnd, answerStart } from '../dist/index.js';
-import { consume, consumed, readCeiling, readDecodeOnly, readEventFloor, readWithEventsourceParser, readWithScanner, readWithScannerAndCheck, readWithScannerAndParse, readWithScannerEach } from './portable-readers.mjs';
+import {
+  consumed,
+  readCeiling,
+  readDecodeOnly,
+  readEventFloor,
+  readWithAnswerReducer,
+  readWithEventsourceParser,
+  readWithScanner,
+  readWithScannerAndCheck,
+  readWithScannerAndParse,
+  readWithScannerEach,
+} from './portable-readers.mjs';
 import * as w from './workloads.mjs';
-
-/** The answer reducer over `chunks` of one event-stream answer, to its result. */
-function readWithAnswerReducer(chunks) {
-  let state = answerStart({ format: 'event-stream', requestId: 1 });
-  for (const chunk of chunks) {
-    const result = answer(state, chunk);
-    if (result.outcome !== undefined) return consume(result.outcome.answer.result.content[0].text);
-    state = result.state;
-  }
-  consume(answerEnd(state).outcome.answer.result.content[0].text);
-}
 
 /** Reads for `seconds` and returns reads a second. */
 function hz(read, seconds) {
@@ -75,9 +74,15 @@ export const STREAMS = [
 export const DRIP = ['drip', () => w.oneLargeEvent(200_000), 1, false];
 
 /** An event-stream answer whose result carries `size` bytes of text. */
-export function answerBody(size) {
+function answerBody(size) {
   return w.encode(`event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: 'y'.repeat(size) }] } })}\n\n`);
 }
+
+/** The answer cases' chunks, by name: a 1 MiB answer in 16 KiB reads, a 200 KB one in 1-byte reads. */
+export const ANSWERS = {
+  'answer-1mib': () => w.chunked(answerBody(LARGE), 16 * 1024),
+  'answer-drip': () => w.chunked(answerBody(200_000), 1),
+};
 
 /**
  * A stream case's figures, pushed onto `figures`: against eventsource-parser, and its limit. The
@@ -90,16 +95,16 @@ function streamFigures(figures, [name, text, size, decodeLimit], wanted, limits,
   const limit = `${name}.decode/eventsource-parser`;
   const floor = `${name}.floor/eventsource-parser`;
   const ceiling = 'large.scanner/ceiling';
-  const measured = [id, ...(limits ? [listed] : []), ...(limits && decodeLimit ? [limit, floor] : []), ...(name === 'large' ? [ceiling] : [])];
-  if (!measured.some(wanted)) return;
+  const chosen = [id, ...(limits ? [listed] : []), ...(limits && decodeLimit ? [limit, floor] : []), ...(name === 'large' ? [ceiling] : [])].filter(wanted);
+  if (chosen.length === 0) return;
   const bytes = w.encode(text());
   const chunks = w.chunked(bytes, size);
   const against = (read) => paired(read, () => readWithEventsourceParser(chunks), rounds, seconds);
-  if (wanted(id)) figures.push({ id, ...against(() => readWithScannerEach(chunks)) });
-  if (measured.includes(listed) && wanted(listed)) figures.push({ id: listed, ...against(() => readWithScanner(chunks)) });
-  if (measured.includes(limit) && wanted(limit)) figures.push({ id: limit, ...against(() => readDecodeOnly(chunks)) });
-  if (measured.includes(floor) && wanted(floor)) figures.push({ id: floor, ...against(() => readEventFloor(chunks)) });
-  if (measured.includes(ceiling) && wanted(ceiling)) {
+  if (chosen.includes(id)) figures.push({ id, ...against(() => readWithScannerEach(chunks)) });
+  if (chosen.includes(listed)) figures.push({ id: listed, ...against(() => readWithScanner(chunks)) });
+  if (chosen.includes(limit)) figures.push({ id: limit, ...against(() => readDecodeOnly(chunks)) });
+  if (chosen.includes(floor)) figures.push({ id: floor, ...against(() => readEventFloor(chunks)) });
+  if (chosen.includes(ceiling)) {
     // The engine's own limit: the event's bytes decoded into one fresh string, nothing else.
     const data = bytes.slice(6, 6 + LARGE);
     figures.push({ id: ceiling, ...paired(() => readWithScannerEach(chunks), () => readCeiling(data), rounds, seconds) });
@@ -111,7 +116,7 @@ function streamFigures(figures, [name, text, size, decodeLimit], wanted, limits,
  * engine's own parse and the reducer's floor.
  */
 function answerFigures(figures, wanted, limits, rounds, seconds) {
-  const chunks = w.chunked(answerBody(LARGE), 16 * 1024);
+  const chunks = ANSWERS['answer-1mib']();
   if (wanted('answer-1mib.scanner/answer')) {
     figures.push({ id: 'answer-1mib.scanner/answer', ...paired(() => readWithScanner(chunks), () => readWithAnswerReducer(chunks), rounds, seconds) });
   }
@@ -146,7 +151,7 @@ export function measure({ rounds, seconds, limits = false, only }) {
   answerFigures(figures, wanted, limits, rounds, seconds);
   streamFigures(figures, DRIP, wanted, limits, rounds, seconds);
   if (wanted('answer-drip.scanner/answer')) {
-    const chunks = w.chunked(answerBody(200_000), 1);
+    const chunks = ANSWERS['answer-drip']();
     figures.push({ id: 'answer-drip.scanner/answer', ...paired(() => readWithScanner(chunks), () => readWithAnswerReducer(chunks), rounds, seconds) });
   }
   return { figures, sink: consumed() === -1 };

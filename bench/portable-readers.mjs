@@ -2,7 +2,8 @@
 // consume() touches an event's first, middle and last character, which makes an engine
 // materialise a string built lazily (a rope), so no reader can defer its work past the timer.
 import { createParser } from 'eventsource-parser';
-import { scan, scanEach, scanEnd, scanEndEach, scanStart } from '../dist/index.js';
+import * as sseAnswer from '../dist/index.js';
+import { scan, scanEnd, scanStart } from '../dist/index.js';
 
 let sink = 0;
 /** Reads a string in full; see the file's header. */
@@ -29,15 +30,37 @@ export function readWithScanner(chunks) {
 }
 
 /**
- * This package's scanner read as eventsource-parser is read: each event handed to a callback as
- * it is dispatched (`scanEach`), where `scan` builds a list of each chunk's events.
+ * A build's scanner read as eventsource-parser is read: each event handed to a callback as it is
+ * dispatched (`scanEach`), where `scan` builds a list of each chunk's events. A build is this
+ * package or another's (bench/ab-core.mjs); its functions are taken once, as an import binds them.
  */
-export function readWithScannerEach(chunks) {
-  const onEvent = (event) => consume(event.data);
-  let state = scanStart();
-  for (const chunk of chunks) state = scanEach(state, chunk, onEvent);
-  scanEndEach(state, onEvent);
+export function scannerEachOf({ scanStart, scanEach, scanEndEach }) {
+  return (chunks) => {
+    const onEvent = (event) => consume(event.data);
+    let state = scanStart();
+    for (const chunk of chunks) state = scanEach(state, chunk, onEvent);
+    scanEndEach(state, onEvent);
+  };
 }
+
+/** This package's scanner, read through `scanEach`. */
+export const readWithScannerEach = scannerEachOf(sseAnswer);
+
+/** A build's answer reducer over `chunks` of one event-stream answer, to its result. */
+export function answerReducerOf({ answerStart, answer, answerEnd }) {
+  return (chunks) => {
+    let state = answerStart({ format: 'event-stream', requestId: 1 });
+    for (const chunk of chunks) {
+      const result = answer(state, chunk);
+      if (result.outcome !== undefined) return consume(result.outcome.answer.result.content[0].text);
+      state = result.state;
+    }
+    consume(answerEnd(state).outcome.answer.result.content[0].text);
+  };
+}
+
+/** This package's answer reducer. */
+export const readWithAnswerReducer = answerReducerOf(sseAnswer);
 
 /** eventsource-parser behind a streaming TextDecoder; ignoreBOM, since the parser strips it. */
 export function readWithEventsourceParser(chunks) {

@@ -1,7 +1,7 @@
 // The portable figures (portable-core.mjs) in every runtime the package claims: Node, Chromium,
-// workerd, Deno and Bun, each in its own process (or page, or worker, through bench/hosts/), with
-// the same workloads and the same peer. Figure ids are `<runtime>:<figure>`, and bench/targets.json holds a target
-// per runtime, so the gate judges each runtime on its own.
+// workerd, Deno and Bun, each in its own process (or page, or worker, through bench/hosts/),
+// with the same workloads and the same peer. Figure ids are `<runtime>:<figure>`, and
+// bench/targets.json holds a target per runtime, so the gate judges each runtime on its own.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -51,6 +51,11 @@ export const RUNTIMES = [
   { id: 'bun', measure: processRuntime(bunBinary(), []) },
 ];
 
+/** The runtimes a filter names, `deno` or `deno+bun`; every runtime for none (`''` or `undefined`). */
+export function runtimesNamed(filter) {
+  return filter ? RUNTIMES.filter((r) => filter.split('+').includes(r.id)) : RUNTIMES;
+}
+
 /** What a portable figure measures, in the page's words. */
 function labelOf(id) {
   const [name, ratio] = id.split('.');
@@ -72,9 +77,10 @@ export const cases = [
     async run(settings) {
       const runtimes = [];
       const figures = [];
-      // A runtime's --only filter: `--only bun:` measures one runtime, `--only :utf8` one figure in each.
+      // A runtime's --only filter: `--only bun:` (or `deno+bun:`) measures some runtimes,
+      // `--only :utf8` one figure in each.
       const [runtimeFilter, figureFilter] = settings.only?.includes(':') ? settings.only.split(':') : [undefined, undefined];
-      for (const r of RUNTIMES.filter((x) => !runtimeFilter || x.id === runtimeFilter)) {
+      for (const r of runtimesNamed(runtimeFilter)) {
         try {
           const out = await r.measure('portable-core.mjs', { rounds: settings.rounds, seconds: settings.seconds, limits: settings.mode !== 'check', only: figureFilter || undefined });
           runtimes.push({ id: r.id, version: out.runtime });
@@ -89,7 +95,7 @@ export const cases = [
         group: 'runtimes',
         title: this.title,
         about:
-          'per runtime: scanner ÷ eventsource-parser on each stream case, each event handed to a callback as the parser hands it (scanEach); the scanner ÷ one TextDecoder.decode of the large event (the engine\'s ceiling); outside the gate, scan (which lists each chunk\'s events) ÷ eventsource-parser on each stream case a decode-only reader ÷ eventsource-parser on each small-event case (the most any reader that decodes as it does can beat it by), and the per-event floor ÷ eventsource-parser (a reader that decodes so, finds each LF and hands out each data line as a string, and follows no other rule: the most a reader that hands out a string per event can beat it by); the answer reducer\'s time ÷ the scanner\'s on a 1 MiB answer and at 1-byte chunks, and beside it the scanner followed by one JSON.parse of the data (what the engine\'s own parse costs)',
+          'per runtime: scanner ÷ eventsource-parser on each stream case, each event handed to a callback as the parser hands it (scanEach); the scanner ÷ one TextDecoder.decode of the large event (the engine\'s ceiling); outside the gate, scan (which lists each chunk\'s events) ÷ eventsource-parser on each stream case, a decode-only reader ÷ eventsource-parser on each small-event case (the most any reader that decodes as it does can beat it by), and the per-event floor ÷ eventsource-parser (a reader that decodes so, finds each LF and hands out each data line as a string, and follows no other rule: the most a reader that hands out a string per event can beat it by); the answer reducer\'s time ÷ the scanner\'s on a 1 MiB answer and at 1-byte chunks, and beside it the scanner followed by one JSON.parse of the data (what the engine\'s own parse costs)',
         runtimes,
         figures,
         ...(failed.length > 0 ? { error: failed.map((r) => `${r.id}: ${r.error}`).join('; ') } : {}),

@@ -1,6 +1,6 @@
 // A measuring module of bench/ (portable-core.mjs, ab-core.mjs) in a page of headless Chromium
-// (the build inside @sparticuz/chromium's npm package, driven by playwright-core). The page and its module are served by request
-// interception: nothing goes to the network.
+// (the build inside @sparticuz/chromium's npm package, driven by playwright-core). The page and
+// its module are served by request interception: nothing goes to the network.
 import sparticuz from '@sparticuz/chromium';
 import { chromium } from 'playwright-core';
 import { portableBundle } from './bundle.mjs';
