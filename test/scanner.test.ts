@@ -229,6 +229,27 @@ describe('decoding & BOM', () => {
     ]);
   });
 
+  test('a sequence broken by a lead byte that begins a held sequence → U+FFFD, in a chunk led by multi-byte text', () => {
+    // The first chunk's text ends before F4, the start of the sequence it carries over; the EF
+    // before it is broken by that F4. The decoder for multi-byte text must not hold the EF, or
+    // the next chunk's text would come out wrong.
+    const parts: BytePart[] = ['data: ', [0xe6, 0x97, 0xa5, 0xef, 0xf4], [0x8f, 0xbf, 0xbf], '\u65e5\n\ndata: \u65e5\n\n'];
+    const expected = [
+      { type: 'message', data: '\u65e5\uFFFD\u{10FFFF}\u65e5', lastEventId: '' },
+      { type: 'message', data: '\u65e5', lastEventId: '' },
+    ];
+    expect(feed(concat(parts)).events).toEqual(expected);
+    expect(feedParts(parts).events).toEqual(expected);
+  });
+
+  test('a chunk that ends with a CR and the start of a character: the LF after the character is a line end of its own', () => {
+    // The state after the first chunk holds both the CR and the lead byte of 日. The CR ended
+    // "data: a"; the LF after 日 ends the line 日 (an unknown field): it is not the LF of a CRLF.
+    const parts: BytePart[] = [concat(['data: a\r', [0xe6]]), concat([[0x97, 0xa5], '\ndata: b\n\n'])];
+    expect(feedParts(parts).events).toEqual([{ type: 'message', data: 'a\nb', lastEventId: '' }]);
+    expect(feedParts(parts).events).toEqual(feed(concat(parts)).events);
+  });
+
   test('U+0000 in data is data', () => {
     expect(feed('data: a\u0000b\n\n').events).toEqual([{ type: 'message', data: 'a\u0000b', lastEventId: '' }]);
   });

@@ -77,7 +77,7 @@ export const NO_BYTES: DecodedText = /* @__PURE__ */ Object.freeze({ text: NO_TE
 export function decodeOnto(decoded: DecodedText, chunk: Uint8Array): DecodedText {
   if (chunk.length === 0) return decoded;
   const next = decodeChunk(decoded.tail, chunk);
-  return { text: grow(decoded.text, next.text), tail: next.tail };
+  return { text: grow(decoded.text, next.head + next.text), tail: next.tail };
 }
 
 /**

@@ -239,22 +239,27 @@ function extendedByOneCharacter(state: ScanState, chunk: Uint8Array): ScanState 
 function scanText(state: ScanState, chunk: Uint8Array, events: EventsOut): ScanState {
   const decoded = decodeChunk(state.tail, chunk);
   let text = decoded.text;
+  // The character a carried UTF-8 sequence makes joins the pending line: it is never a line end,
+  // and the chunk's text is not copied to put it first.
+  let head = decoded.head;
 
   let bomChecked = state.bomChecked;
-  if (!bomChecked && text !== '') {
+  if (!bomChecked && (head !== '' || text !== '')) {
     // "One leading U+FEFF BYTE ORDER MARK character must be ignored if any are present" — only
     // the stream's first character; U+FEFF anywhere later is data.
     bomChecked = true;
-    text = withoutBom(text);
+    if (head !== '') head = withoutBom(head);
+    else text = withoutBom(text);
   }
 
   let pos = 0;
   let afterCR = state.afterCR;
-  if (afterCR && text !== '') {
+  if (afterCR && (head !== '' || text !== '')) {
     // The previous input ended with CR: a LF now completes that CRLF, it is not a second line end.
     afterCR = false;
-    if (text.charCodeAt(0) === LF) pos = 1;
+    if (head === '' && text.charCodeAt(0) === LF) pos = 1;
   }
+  const pendingLine = head === '' ? state.pending : grow(state.pending, head);
 
   // Positions of the next CR and LF, each searched again only once the cursor passes it, so the
   // text is searched for each at most once.
@@ -262,12 +267,12 @@ function scanText(state: ScanState, chunk: Uint8Array, events: EventsOut): ScanS
   let lf = text.indexOf('\n', pos);
   if (cr === -1 && lf === -1) {
     // No line end: the chunk only extends the pending line (a long line in small chunks).
-    const pending = grow(state.pending, pos === 0 ? text : text.slice(pos));
+    const pending = grow(pendingLine, pos === 0 ? text : text.slice(pos));
     return withPending(state, pending, decoded.tail, afterCR, bomChecked);
   }
 
   const buffers = new EventBuffers(state, events);
-  let carried = textOf(state.pending);
+  let carried = textOf(pendingLine);
   for (;;) {
     const end = cr === -1 ? lf : lf === -1 || cr < lf ? cr : lf;
     if (end === -1) break;

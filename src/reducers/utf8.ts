@@ -7,11 +7,12 @@
  * whole stream would hold at that point (a valid but incomplete sequence), no more and no fewer.
  * The tail is therefore a function of the bytes alone, and so are the states that hold it.
  *
- * Decoding a chunk is then "the decoder holding `tail`, given the chunk". Two ways to do that,
- * which give the same text:
- * - with no tail, a stateless decode of the chunk up to where its own tail starts;
- * - with a tail, a streaming decoder that holds it: one decoder per module, resynchronised when
- *   it holds something else (see {@link StreamingDecoder}).
+ * Decoding a chunk is then "the decoder holding `tail`, given the chunk", done so that no decoder
+ * ever holds anything: the chunk's first bytes complete the carried sequence (or show it broken),
+ * which is decoded here ({@link carriedText}); the rest, up to where the chunk's own tail starts,
+ * is whole sequences, decoded by one call. Some engines leave their fast path for a decoder that
+ * holds bytes between calls: JavaScriptCore decodes multi-byte text so about four times slower
+ * (docs/guides/benchmarks.md).
  *
  * @see https://encoding.spec.whatwg.org/#utf-8-decoder
  * @module
@@ -23,9 +24,15 @@ export type Utf8Tail = readonly number[];
 /** No carried-over bytes. Shared, so it is frozen. */
 export const NO_TAIL: Utf8Tail = /* @__PURE__ */ Object.freeze([]);
 
-/** What {@link decodeChunk} returns. */
+/** What {@link decodeChunk} returns: the text the chunk completes is `head + text`. */
 export interface DecodedChunk {
-  /** The text the chunk completes, the carried-over sequence included. */
+  /**
+   * The carried-over sequence's character, which the chunk's first bytes complete (U+FFFD when
+   * they break it); '' when there was none. Apart, so that a reader that keeps text in pieces
+   * need not copy the chunk's text to put one character before it.
+   */
+  readonly head: string;
+  /** The text of the chunk's bytes after those. */
   readonly text: string;
   /** The bytes to carry over to the next chunk. */
   readonly tail: Utf8Tail;
@@ -34,9 +41,16 @@ export interface DecodedChunk {
 /** How many leading bytes of a chunk are sampled to choose a decoder; the choice affects speed only. */
 const SAMPLE = 32;
 
-// Whole-chunk and streaming decodes take different paths in some engines; which one runs changes
-// speed only (docs/guides/benchmarks.md).
+/** Decodes text led by ASCII: engines' stateless fast path. */
 const wholeDecoder = new TextDecoder('utf-8', { ignoreBOM: true });
+
+/**
+ * Decodes text led by multi-byte sequences, always given whole sequences, so it holds nothing
+ * after a call. Called with `stream: true`, which changes no text here: some engines decode
+ * multi-byte text faster on that path (Node, twice as fast).
+ */
+const wideDecoder = new TextDecoder('utf-8', { ignoreBOM: true });
+const STREAM = { stream: true } as const;
 
 /**
  * Decodes `chunk`, which continues a stream whose carried-over bytes are `tail`. Pure as far as
@@ -44,17 +58,26 @@ const wholeDecoder = new TextDecoder('utf-8', { ignoreBOM: true });
  * the returned tail is a copy.
  */
 export function decodeChunk(tail: Utf8Tail, chunk: Uint8Array): DecodedChunk {
-  const length = chunk.length;
-  if (tail.length === 0) {
-    const byte = asciiByte(tail, chunk);
-    if (byte !== -1) return { text: String.fromCharCode(byte), tail: NO_TAIL };
-    if (!mostlyWide(chunk)) {
-      const end = pendingStart(chunk);
-      const text = wholeDecoder.decode(end === length ? chunk : chunk.subarray(0, end));
-      return { text, tail: end === length ? NO_TAIL : copy(chunk, end, length) };
-    }
+  const byte = asciiByte(tail, chunk);
+  if (byte !== -1) return { head: '', text: String.fromCharCode(byte), tail: NO_TAIL };
+  let start = 0;
+  let head = '';
+  if (tail.length !== 0) {
+    start = carriedLength(tail, chunk);
+    if (start === -1) return { head: '', text: '', tail: [...tail, ...chunk] }; // the chunk ends inside the sequence
+    head = carriedText(tail, chunk, start);
   }
-  return streaming.decode(tail, chunk);
+  const length = chunk.length;
+  const end = pendingStart(chunk, start, length);
+  let text = '';
+  if (end > start) {
+    const whole = start === 0 && end === length ? chunk : chunk.subarray(start, end);
+    // The wide decoder must end holding nothing. It would hold a sequence that the lead byte
+    // at `end` breaks, which the stateless decoder reads as the U+FFFD the stream gives it.
+    const complete = end === length || pendingStart(chunk, start, end) === end;
+    text = complete && mostlyWide(chunk, start) ? wideDecoder.decode(whole, STREAM) : wholeDecoder.decode(whole);
+  }
+  return { head, text, tail: end === length ? NO_TAIL : copy(chunk, end, length) };
 }
 
 /**
@@ -76,41 +99,12 @@ export function flushTail(tail: Utf8Tail): string {
   return tail.length === 0 ? '' : wholeDecoder.decode(new Uint8Array(tail));
 }
 
-/** Whether a chunk's first bytes include a multi-byte sequence, which the streaming path decodes faster. */
-function mostlyWide(chunk: Uint8Array): boolean {
-  const end = chunk.length < SAMPLE ? chunk.length : SAMPLE;
-  for (let i = 0; i < end; i++) if (chunk[i]! >= 0x80) return true;
+/** Whether the bytes of `chunk` from `start` begin with multi-byte text: which decoder is faster on it. */
+function mostlyWide(chunk: Uint8Array, start: number): boolean {
+  const end = chunk.length - start < SAMPLE ? chunk.length : start + SAMPLE;
+  for (let i = start; i < end; i++) if (chunk[i]! >= 0x80) return true;
   return false;
 }
-
-/**
- * One streaming decoder for the module, and the tail it holds. A reducer's state says which tail
- * the stream is at; when the decoder holds another (a state forked, replayed or cloned, or another
- * stream scanned in between), it is flushed and given that tail first. The identity check is
- * exact: every tail is a fresh array, made where the decoder was left holding it.
- */
-class StreamingDecoder {
-  private readonly decoder = new TextDecoder('utf-8', { ignoreBOM: true });
-  /** The tail the decoder holds, or `undefined` when unknown (a decode did not finish). */
-  private holds: Utf8Tail | undefined = NO_TAIL;
-
-  decode(tail: Utf8Tail, chunk: Uint8Array): DecodedChunk {
-    const decoder = this.decoder;
-    let head = '';
-    if (this.holds !== tail) {
-      decoder.decode(); // flush whatever it holds: that belongs to another stream
-      // A tail is a valid incomplete sequence, so the decoder takes it and says nothing.
-      if (tail.length !== 0) head = decoder.decode(new Uint8Array(tail), { stream: true });
-    }
-    this.holds = undefined;
-    const text = decoder.decode(chunk, { stream: true });
-    const next = nextTail(tail, chunk);
-    this.holds = next;
-    return { text: head === '' ? text : head + text, tail: next };
-  }
-}
-
-const streaming = new StreamingDecoder();
 
 /**
  * The length a UTF-8 sequence led by `byte` has, or 1 for a byte that cannot lead one (ASCII, a
@@ -141,15 +135,14 @@ function secondByteFits(lead: number, byte: number): boolean {
 }
 
 /**
- * Where the sequence a WHATWG decoder would still be holding at the end of `bytes` begins, or
- * `bytes.length` when it holds none: the last lead byte, if fewer bytes follow it than its
- * sequence needs and each of them is one the decoder accepts there. A sequence already broken
- * (`E0 80`) is not held: the decoder has emitted its U+FFFDs.
+ * Where the sequence a WHATWG decoder would still be holding after `bytes[start, end)` begins, or
+ * `end` when it holds none: the last lead byte, if fewer bytes follow it than its sequence needs
+ * and each of them is one the decoder accepts there. A sequence already broken (`E0 80`) is not
+ * held: the decoder has emitted its U+FFFDs.
  */
-function pendingStart(bytes: Uint8Array): number {
-  const end = bytes.length;
+function pendingStart(bytes: Uint8Array, start: number, end: number): number {
   // A sequence is at most four bytes, so a held one starts within the last three.
-  const floor = end > 3 ? end - 3 : 0;
+  const floor = end - start > 3 ? end - 3 : start;
   let i = end - 1;
   while (i >= floor && isContinuation(bytes[i]!)) i--;
   if (i < floor) return end;
@@ -159,19 +152,36 @@ function pendingStart(bytes: Uint8Array): number {
   return i;
 }
 
-/** The tail after `chunk`, which continues a stream holding `tail`: the held sequence, copied. */
-function nextTail(tail: Utf8Tail, chunk: Uint8Array): Utf8Tail {
-  // A held sequence starts within the stream's last three bytes. Three bytes of the chunk are
-  // enough to see it — three continuation bytes complete or break any old tail — but a shorter
-  // chunk may only extend the old tail, so look across the boundary then.
-  let bytes = chunk;
-  if (chunk.length < 3 && tail.length !== 0) {
-    bytes = new Uint8Array(tail.length + chunk.length);
-    bytes.set(tail);
-    bytes.set(chunk, tail.length);
+/**
+ * How many of `chunk`'s first bytes the carried sequence `tail` takes: each that the decoder
+ * accepts there, up to the sequence's length, or up to a byte that breaks it (the decoder reads
+ * that byte afresh). -1 when the chunk ends before the sequence does.
+ */
+function carriedLength(tail: Utf8Tail, chunk: Uint8Array): number {
+  const lead = tail[0]!;
+  const need = sequenceLength(lead) - tail.length;
+  for (let i = 0; i < need; i++) {
+    if (i === chunk.length) return -1;
+    const byte = chunk[i]!;
+    if (tail.length + i === 1 ? !secondByteFits(lead, byte) : !isContinuation(byte)) return i;
   }
-  const start = pendingStart(bytes);
-  return start === bytes.length ? NO_TAIL : copy(bytes, start, bytes.length);
+  return need;
+}
+
+/**
+ * The text of the carried sequence `tail` and the `taken` bytes of `chunk` that follow it: its
+ * character when they complete it, else the one U+FFFD the decoder gives a broken sequence. A
+ * completed sequence passed every check the decoder makes (see {@link secondByteFits}), so its
+ * code point is a valid one.
+ */
+function carriedText(tail: Utf8Tail, chunk: Uint8Array, taken: number): string {
+  const lead = tail[0]!;
+  const length = sequenceLength(lead);
+  if (tail.length + taken < length) return '\uFFFD';
+  // The lead's payload bits (5 of a 2-byte lead, 4 of a 3-byte one, 3 of a 4-byte one), then 6 of each byte after it.
+  let codePoint = lead & (0x7f >> length);
+  for (let i = 1; i < length; i++) codePoint = (codePoint << 6) | ((i < tail.length ? tail[i]! : chunk[i - tail.length]!) & 0x3f);
+  return String.fromCodePoint(codePoint);
 }
 
 function copy(bytes: Uint8Array, start: number, end: number): Utf8Tail {
