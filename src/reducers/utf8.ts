@@ -178,9 +178,13 @@ function carriedText(tail: Utf8Tail, chunk: Uint8Array, taken: number): string {
   const lead = tail[0]!;
   const length = sequenceLength(lead);
   if (tail.length + taken < length) return '\uFFFD';
-  // The lead's payload bits (5 of a 2-byte lead, 4 of a 3-byte one, 3 of a 4-byte one), then 6 of each byte after it.
+  // The lead's payload bits (5 of a 2-byte lead, 4 of a 3-byte one, 3 of a 4-byte one), then 6
+  // of each byte after it.
   let codePoint = lead & (0x7f >> length);
-  for (let i = 1; i < length; i++) codePoint = (codePoint << 6) | ((i < tail.length ? tail[i]! : chunk[i - tail.length]!) & 0x3f);
+  for (let i = 1; i < length; i++) {
+    const byte = i < tail.length ? tail[i]! : chunk[i - tail.length]!;
+    codePoint = (codePoint << 6) | (byte & 0x3f);
+  }
   return String.fromCodePoint(codePoint);
 }
 
