@@ -8,9 +8,12 @@ import { ANSWERS, DRIP, paired, STREAMS } from './portable-core.mjs';
 import { answerReducerOf, consumed, scannerEachOf } from './portable-readers.mjs';
 import * as w from './workloads.mjs';
 
+/** The stream cases, the drip included. */
+const STREAM_CASES = [...STREAMS, DRIP];
+
 /** A case's reader of one build, by name: a stream case's scanner, or an answer case's reducer. */
 function readerOf(name) {
-  const stream = [...STREAMS, DRIP].find(([id]) => id === name);
+  const stream = STREAM_CASES.find(([id]) => id === name);
   if (stream !== undefined) {
     const chunks = w.chunked(w.encode(stream[1]()), stream[2]);
     return (build) => {
@@ -25,7 +28,7 @@ function readerOf(name) {
       return () => read(chunks);
     };
   }
-  throw new Error(`no case ${name}: the cases are ${[...STREAMS, DRIP].map(([id]) => id).join(', ')}, ${Object.keys(ANSWERS).join(', ')}`);
+  throw new Error(`no case ${name}: the cases are ${STREAM_CASES.map(([id]) => id).join(', ')}, ${Object.keys(ANSWERS).join(', ')}`);
 }
 
 /**

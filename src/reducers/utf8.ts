@@ -72,10 +72,10 @@ export function decodeChunk(tail: Utf8Tail, chunk: Uint8Array): DecodedChunk {
   let text = '';
   if (end > start) {
     const whole = start === 0 && end === length ? chunk : chunk.subarray(start, end);
-    // The wide decoder must end holding nothing. It would hold a sequence that the lead byte
-    // at `end` breaks, which the stateless decoder reads as the U+FFFD the stream gives it.
-    const complete = end === length || pendingStart(chunk, start, end) === end;
-    text = complete && mostlyWide(chunk, start) ? wideDecoder.decode(whole, STREAM) : wholeDecoder.decode(whole);
+    // The wide decoder must end holding nothing, and it would hold a sequence that the lead byte
+    // at `end` breaks: such text goes to the stateless decoder, whose U+FFFD for it is the stream's.
+    const wide = mostlyWide(chunk, start) && (end === length || pendingStart(chunk, start, end) === end);
+    text = wide ? wideDecoder.decode(whole, STREAM) : wholeDecoder.decode(whole);
   }
   return { head, text, tail: end === length ? NO_TAIL : copy(chunk, end, length) };
 }
