@@ -85,17 +85,23 @@ export const ANSWERS = {
 };
 
 /**
- * A stream case's figures, pushed onto `figures`: against eventsource-parser, and its limit. The
- * scanner is read as the parser is, each event handed to a callback (`scanEach`); with `limits`,
- * `scan`, which lists each chunk's events, is measured beside it (`<case>.scan/eventsource-parser`).
+ * A stream case's figures, pushed onto `figures`: with `targets`, the scanner against
+ * eventsource-parser, read as the parser is, each event handed to a callback (`scanEach`), and the
+ * large event's ceiling; with `limits`, `scan`, which lists each chunk's events
+ * (`<case>.scan/eventsource-parser`), and the case's limits.
  */
-function streamFigures(figures, [name, text, size, decodeLimit], wanted, limits, rounds, seconds) {
+function streamFigures(figures, [name, text, size, decodeLimit], wanted, { targets, limits }, rounds, seconds) {
   const id = `${name}.scanner/eventsource-parser`;
   const listed = `${name}.scan/eventsource-parser`;
   const limit = `${name}.decode/eventsource-parser`;
   const floor = `${name}.floor/eventsource-parser`;
   const ceiling = 'large.scanner/ceiling';
-  const chosen = [id, ...(limits ? [listed] : []), ...(limits && decodeLimit ? [limit, floor] : []), ...(name === 'large' ? [ceiling] : [])].filter(wanted);
+  const chosen = [
+    ...(targets ? [id] : []),
+    ...(limits ? [listed] : []),
+    ...(limits && decodeLimit ? [limit, floor] : []),
+    ...(targets && name === 'large' ? [ceiling] : []),
+  ].filter(wanted);
   if (chosen.length === 0) return;
   const bytes = w.encode(text());
   const chunks = w.chunked(bytes, size);
@@ -112,12 +118,12 @@ function streamFigures(figures, [name, text, size, decodeLimit], wanted, limits,
 }
 
 /**
- * The 1 MiB answer's figures, pushed onto `figures`: the answer reducer and, with `limits`, the
- * engine's own parse and the reducer's floor.
+ * The 1 MiB answer's figures, pushed onto `figures`: with `targets`, the answer reducer; with
+ * `limits`, the engine's own parse and the reducer's floor.
  */
-function answerFigures(figures, wanted, limits, rounds, seconds) {
+function answerFigures(figures, wanted, { targets, limits }, rounds, seconds) {
   const chunks = ANSWERS['answer-1mib']();
-  if (wanted('answer-1mib.scanner/answer')) {
+  if (targets && wanted('answer-1mib.scanner/answer')) {
     figures.push({ id: 'answer-1mib.scanner/answer', ...paired(() => readWithScanner(chunks), () => readWithAnswerReducer(chunks), rounds, seconds) });
   }
   if (limits && wanted('answer-1mib.scanner/scanner+parse')) {
@@ -131,26 +137,28 @@ function answerFigures(figures, wanted, limits, rounds, seconds) {
 }
 
 /**
- * Every figure, as `{ id, value, rounds }`; `only` (a substring of an id) measures some. An id
- * reads `<case>.<a>/<b>`: a's throughput over b's, so `scanner/answer` is what the answer reducer
- * costs as a multiple of the scanner alone. `limits` adds each stream case read by `scan`
- * (`<case>.scan/eventsource-parser`), each small-event case's decode-only limit
- * (`<case>.decode/eventsource-parser`) and per-event floor (`<case>.floor/eventsource-parser`,
- * see readEventFloor), and the 1 MiB answer's scanner + JSON.parse
- * (`answer-1mib.scanner/scanner+parse`) and scanner + the check that lets the reducer share its
- * long string (`answer-1mib.scanner/scanner+check`), which no target bounds: the gate leaves them out.
+ * The figures of `sets`, as `{ id, value, rounds }`; `only` (a substring of an id) measures some.
+ * An id reads `<case>.<a>/<b>`: a's throughput over b's, so `scanner/answer` is what the answer
+ * reducer costs as a multiple of the scanner alone.
+ * - `targets`: the figures bench/targets.json bounds, and the large event's ceiling beside them.
+ * - `limits`: each stream case read by `scan` (`<case>.scan/eventsource-parser`), each
+ *   small-event case's decode-only limit (`<case>.decode/eventsource-parser`) and per-event floor
+ *   (`<case>.floor/eventsource-parser`, see readEventFloor), and the 1 MiB answer's scanner +
+ *   JSON.parse (`answer-1mib.scanner/scanner+parse`) and scanner + the check that lets the
+ *   reducer share its long string (`answer-1mib.scanner/scanner+check`). No target bounds them.
  */
-export function measure({ rounds, seconds, limits = false, only }) {
+export function measure({ rounds, seconds, sets = ['targets'], only }) {
   const wanted = (id) => only === undefined || id.includes(only);
+  const chosen = { targets: sets.includes('targets'), limits: sets.includes('limits') };
   const figures = [];
-  for (const stream of STREAMS) streamFigures(figures, stream, wanted, limits, rounds, seconds);
+  for (const stream of STREAMS) streamFigures(figures, stream, wanted, chosen, rounds, seconds);
   // The 1 MiB answer is measured before the 1-byte drip: after the drip, V8 (workerd, Deno)
   // reads large strings several times slower for a while, whatever the reader (workerd: the
   // scanner on this answer 0.14 ms before, 0.5–1.8 ms after, eventsource-parser's large event
   // 0.15 ms before, 2.5 ms after), and a cost common to both sides would pull the ratio to 1.
-  answerFigures(figures, wanted, limits, rounds, seconds);
-  streamFigures(figures, DRIP, wanted, limits, rounds, seconds);
-  if (wanted('answer-drip.scanner/answer')) {
+  answerFigures(figures, wanted, chosen, rounds, seconds);
+  streamFigures(figures, DRIP, wanted, chosen, rounds, seconds);
+  if (chosen.targets && wanted('answer-drip.scanner/answer')) {
     const chunks = ANSWERS['answer-drip']();
     figures.push({ id: 'answer-drip.scanner/answer', ...paired(() => readWithScanner(chunks), () => readWithAnswerReducer(chunks), rounds, seconds) });
   }
