@@ -16,7 +16,7 @@
  */
 
 import { invalid } from '../vocabulary/check-argument.js';
-import { grow, isShort, NO_TEXT, textOf, type GrowingText } from './growing-text.js';
+import { copyOf, grow, isShort, NO_TEXT, textOf, type GrowingText } from './growing-text.js';
 import { asciiByte, decodeChunk, flushTail, NO_TAIL, withoutBom, type Utf8Tail } from './utf8.js';
 
 const LF = 0x0a;
@@ -113,12 +113,6 @@ function cut(text: string, start: number, end: number): string {
 /** Whether a value of `length` characters cut from a text of `textLength` may stay a view of it. */
 function staysView(length: number, textLength: number): boolean {
   return length < 13 || textLength <= DETACH || length * 2 >= textLength;
-}
-
-/** A copy of `value` that shares nothing with its parent. */
-function copyOf(value: string): string {
-  // A rope read by `slice` is flattened into a new string first: the copy keeps nothing else.
-  return (' ' + value).slice(1);
 }
 
 /**
