@@ -149,16 +149,16 @@ function answerFigures(figures, wanted, { targets, limits }, rounds, seconds) {
  */
 export function measure({ rounds, seconds, sets = ['targets'], only }) {
   const wanted = (id) => only === undefined || id.includes(only);
-  const chosen = { targets: sets.includes('targets'), limits: sets.includes('limits') };
+  const measured = { targets: sets.includes('targets'), limits: sets.includes('limits') };
   const figures = [];
-  for (const stream of STREAMS) streamFigures(figures, stream, wanted, chosen, rounds, seconds);
+  for (const stream of STREAMS) streamFigures(figures, stream, wanted, measured, rounds, seconds);
   // The 1 MiB answer is measured before the 1-byte drip: after the drip, V8 (workerd, Deno)
   // reads large strings several times slower for a while, whatever the reader (workerd: the
   // scanner on this answer 0.14 ms before, 0.5–1.8 ms after, eventsource-parser's large event
   // 0.15 ms before, 2.5 ms after), and a cost common to both sides would pull the ratio to 1.
-  answerFigures(figures, wanted, chosen, rounds, seconds);
-  streamFigures(figures, DRIP, wanted, chosen, rounds, seconds);
-  if (chosen.targets && wanted('answer-drip.scanner/answer')) {
+  answerFigures(figures, wanted, measured, rounds, seconds);
+  streamFigures(figures, DRIP, wanted, measured, rounds, seconds);
+  if (measured.targets && wanted('answer-drip.scanner/answer')) {
     const chunks = ANSWERS['answer-drip']();
     figures.push({ id: 'answer-drip.scanner/answer', ...paired(() => readWithScanner(chunks), () => readWithAnswerReducer(chunks), rounds, seconds) });
   }

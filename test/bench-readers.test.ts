@@ -3,17 +3,26 @@
 // tests); what each hands its consumer is, through the sum the bench's consume() keeps.
 import { describe, expect, test } from 'vitest';
 // @ts-expect-error: the bench is plain JavaScript, read from its own files.
-import { consumed, readEventFloor, readWithEventsourceParser, readWithScanner, readWithScannerEach } from '../bench/portable-readers.mjs';
+import * as benchReaders from '../bench/portable-readers.mjs';
 // @ts-expect-error: as above.
-import * as w from '../bench/workloads.mjs';
+import * as benchWorkloads from '../bench/workloads.mjs';
 
 type Read = (chunks: Uint8Array[]) => void;
 
+/** The bench modules as this test reads them. */
+const readers = benchReaders as Record<'readWithScannerEach' | 'readWithScanner' | 'readWithEventsourceParser' | 'readEventFloor', Read> & {
+  consumed: () => number;
+};
+const w = benchWorkloads as Record<'tokenEvents' | 'mcpNotifications' | 'utf8Events' | 'keepAliveEvents', (count: number) => string> & {
+  encode: (text: string) => Uint8Array;
+  chunked: (bytes: Uint8Array, size: number) => Uint8Array[];
+};
+
 /** What `read` hands its consumer over `chunks`, as the change in consume()'s sum. */
 function sumOf(read: Read, chunks: Uint8Array[]): number {
-  const before = (consumed as () => number)();
+  const before = readers.consumed();
   read(chunks);
-  return (consumed as () => number)() - before;
+  return readers.consumed() - before;
 }
 
 // The CR-free streams the per-event floor is measured on; its rules are LF only.
@@ -26,11 +35,11 @@ const STREAMS: [string, () => string][] = [
 
 describe.each(STREAMS)('the readers of the %s stream', (_name, text) => {
   test.each([1, 7, 1024, 16_384])('hand out the same data in chunks of %i bytes', (size) => {
-    const chunks = (w.chunked as (bytes: Uint8Array, size: number) => Uint8Array[])((w.encode as (text: string) => Uint8Array)(text()), size);
-    const scanner = sumOf(readWithScannerEach as Read, chunks);
+    const chunks = w.chunked(w.encode(text()), size);
+    const scanner = sumOf(readers.readWithScannerEach, chunks);
     expect(scanner).toBeGreaterThan(0);
-    expect(sumOf(readWithScanner as Read, chunks)).toBe(scanner);
-    expect(sumOf(readWithEventsourceParser as Read, chunks)).toBe(scanner);
-    expect(sumOf(readEventFloor as Read, chunks)).toBe(scanner);
+    expect(sumOf(readers.readWithScanner, chunks)).toBe(scanner);
+    expect(sumOf(readers.readWithEventsourceParser, chunks)).toBe(scanner);
+    expect(sumOf(readers.readEventFloor, chunks)).toBe(scanner);
   });
 });

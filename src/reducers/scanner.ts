@@ -236,9 +236,11 @@ function scanText(state: ScanState, chunk: Uint8Array, events: EventsOut): ScanS
   // The character a carried UTF-8 sequence makes joins the pending line: it is never a line end,
   // and the chunk's text is not copied to put it first.
   let head = decoded.head;
+  // Bytes that only carry a sequence on: no character yet, so nothing else changes.
+  if (head === '' && text === '') return withPending(state, state.pending, decoded.tail, state.afterCR, state.bomChecked);
 
   let bomChecked = state.bomChecked;
-  if (!bomChecked && (head !== '' || text !== '')) {
+  if (!bomChecked) {
     // "One leading U+FEFF BYTE ORDER MARK character must be ignored if any are present" — only
     // the stream's first character; U+FEFF anywhere later is data.
     bomChecked = true;
@@ -248,7 +250,7 @@ function scanText(state: ScanState, chunk: Uint8Array, events: EventsOut): ScanS
 
   let pos = 0;
   let afterCR = state.afterCR;
-  if (afterCR && (head !== '' || text !== '')) {
+  if (afterCR) {
     // The previous input ended with CR: a LF now completes that CRLF, it is not a second line end.
     afterCR = false;
     if (head === '' && text.charCodeAt(0) === LF) pos = 1;
