@@ -151,6 +151,12 @@ export const cases = [
     'a result text full of JSON escapes (`\\n`), which JSON.parse copies rather than slices (diagnostic)',
     largeAnswer(`${'y'.repeat(63)}\n`),
   ),
+  largeCase(
+    'answer-cjk',
+    'the same, its text in Chinese (1 Mi characters, 3 MiB)',
+    'a result text of two-byte characters, among them 小, 就 and 山, one byte of whose code is a backslash (diagnostic)',
+    largeAnswer('小说就在山里'),
+  ),
   pairedCase({
     id: 'answer-drip',
     group: 'answer',

@@ -59,6 +59,26 @@ describe('longStrings: which strings are taken as slices', () => {
     expect(longStrings(`["${'\\n'.repeat(100)}"]`, 4, 64)).toBeUndefined();
   });
 
+  test('none when the envelope holds \\u0000, the one way JSON writes a string a marker could be mistaken for', () => {
+    expect(longStrings('["xxxx","\\u0000"]', 4, 64)).toBeUndefined();
+    expect(longStrings('{"\\u0000k":"xxxx"}', 4, 64)).toBeUndefined();
+    // An escaped backslash before `u0000` is no NUL, but it is counted too: the text only goes to JSON.parse.
+    expect(longStrings('["\\\\u0000","xxxx"]', 4, 64)).toBeUndefined();
+    // Other escapes are not.
+    expect(longStrings('["\\u0001","xxxx"]', 4, 64)).toEqual([11, 15]);
+  });
+
+  test('two-byte text: CJK characters whose code has the byte of a backslash or a quote are plain', () => {
+    // U+5C0F 小, U+5C31 就, U+5C71 山 (a byte 0x5C, a backslash's); U+4E22 丢 (a byte 0x22, a quote's).
+    const contents = '小就山丢'.repeat(3);
+    expect(longStrings(`["${contents}"]`, 4, 64)).toEqual([2, 2 + contents.length]);
+    // A backslash or a control character in such a string is still found.
+    expect(longStrings(`["${contents}\\n${contents}","xxxx"]`, 4, 64)).toEqual([31, 35]);
+    expect(longStrings(`["${contents}\u0001${contents}","xxxx"]`, 4, 64)).toBeUndefined();
+    // A string led by ASCII, with the backslash after wider characters.
+    expect(longStrings(`["${'x'.repeat(40)}小\\n","yyyy"]`, 4, 64)).toEqual([48, 52]);
+  });
+
   test('none for an unterminated string', () => {
     expect(longStrings('["xxxxx', 4, 64)).toBeUndefined();
     expect(longStrings('["xxxxx\\"]', 4, 64)).toBeUndefined();
@@ -83,6 +103,7 @@ describe('parseJson: exactly JSON.parse', () => {
     ['the text carries a marker: the count catches it', '["xxxxx","\\u00000"]'],
     ['markers and long strings interleaved', '["\\u00000","xxxxx","\\u00001","yyyyy"]'],
     ['a marker as a key is harmless', '{"\\u00000":"xxxxx"}'],
+    ['a duplicate key puts a marker-like string where the marker was', '{"a":"xxxxx","a":"\\u00000"}'],
     ["lone surrogates are JSON.parse's to keep", '["\ud800xxxx","x\udfffxxx"]'],
     ['whitespace around the value', ' \n["xxxxx"] \t'],
   ])('at small limits, %s: as JSON.parse', (_, text) => {

@@ -50,21 +50,28 @@ const BACKSLASH = 0x5c;
  * The contents `[start, end)` of the string values of `text` that are at least `longString`
  * long, have no escape and no control character, as a flat list of pairs. `undefined` when there
  * are none; when the envelope — the text besides them, with the markers that will replace them —
- * is more than `maxEnvelope` characters (the marker path would not pay); when the text holds the
- * escape `\u0000` (a string the markers could be mistaken for); or when the text is seen not to
- * be JSON (`JSON.parse` will say why).
+ * is more than `maxEnvelope` characters (the marker path would not pay); when the envelope holds
+ * `\u0000` (a string the markers could be mistaken for); or when the text is seen not to be JSON
+ * (`JSON.parse` will say why).
  * @internal Exported for tests.
  */
 export function longStrings(text: string, longString: number, maxEnvelope: number): number[] | undefined {
-  const specials = new SpecialSearch(text);
   try {
-    return findLongStrings(text, longString, maxEnvelope, specials);
+    const spans = findLongStrings(text, longString, maxEnvelope);
+    return spans !== undefined && !envelopeHoldsNul(text, spans) ? spans : undefined;
   } finally {
-    specials.release();
+    releaseMatch();
   }
 }
 
-function findLongStrings(text: string, longString: number, maxEnvelope: number, specials: SpecialSearch): number[] | undefined {
+/**
+ * The long strings' spans, or `undefined` (see {@link longStrings}). A long string is read only
+ * by what any reader that shares it needs: the search for its closing quote, and the proof that
+ * it holds no backslash and no control character. No search runs past the string it is for: one
+ * from the first string to the text's end would read each long string once more, and in a
+ * two-byte text would stop at every false hit (see {@link stringKind}).
+ */
+function findLongStrings(text: string, longString: number, maxEnvelope: number): number[] | undefined {
   const spans: number[] = [];
   let envelope = 0; // characters of the envelope so far
   let pos = 0;
@@ -74,43 +81,42 @@ function findLongStrings(text: string, longString: number, maxEnvelope: number, 
     envelope += (open === -1 ? text.length : open) - pos;
     if (envelope > maxEnvelope) return undefined;
     if (open === -1) break;
-    // Outside strings there are no quotes, so the next one opens a string. It closes at the first
-    // quote not taken by an escape; an escape is a backslash and the character after it (the
-    // rest of a \uXXXX escape is hex digits, never a quote or a backslash).
-    let from = open + 1;
-    let close = text.indexOf('"', from);
+    // Outside strings there are no quotes, so the next one opens a string. It closes at the next
+    // quote that no escape takes.
+    let close = text.indexOf('"', open + 1);
     let escaped = false;
-    for (;;) {
-      if (close === -1) return undefined; // an unterminated string
-      const special = specials.from(from);
-      if (special === -1 || special > close) break; // no escape before the quote: it closes
-      // Not a backslash: a control character, which the search finds in wide text. JSON allows
-      // one in a string only escaped.
-      if (text.charCodeAt(special) !== BACKSLASH) return undefined;
+    while (close !== -1 && isEscaped(text, close)) {
+      // The string has an escape, so it stays in the envelope: stop as soon as that is too much,
+      // rather than walk a long escaped string quote by quote.
       escaped = true;
-      // The markers are strings that begin with U+0000, which JSON can only write as \u0000: a
-      // text without that escape holds no string a marker could be mistaken for. (A duplicate
-      // key could otherwise put such a string where a marker was, with the count still right.)
-      if (text.startsWith('u0000', special + 1)) return undefined;
-      // Skip the escape. The string is now part of the envelope, so stop as soon as that is
-      // too much, rather than walk a long escaped string escape by escape.
-      from = special + 2;
-      if (envelope + (from - open) > maxEnvelope) return undefined;
-      if (from > close) close = text.indexOf('"', from); // the quote was escaped
+      if (envelope + (close - open) > maxEnvelope) return undefined;
+      close = text.indexOf('"', close + 1);
     }
+    if (close === -1) return undefined; // an unterminated string
     pos = close + 1;
-    const length = close - open - 1;
-    if (length >= longString && !escaped && !isKey(text, pos)) {
-      // A string that stays in the envelope is checked by the envelope's parse; a slice is not.
-      if (!specials.controlFree(open + 1, close)) return undefined;
+    const long = !escaped && close - open - 1 >= longString && !isKey(text, pos);
+    const kind = long ? stringKind(text, open + 1, close) : 'envelope';
+    if (kind === 'not JSON') return undefined;
+    if (kind === 'shared') {
       envelope += 2 + markerJson(spans.length >> 1).length; // the quotes stay, the marker comes in
       spans.push(open + 1, close);
     } else {
-      envelope += pos - open;
+      envelope += pos - open; // a string in the envelope is checked by the envelope's parse
     }
     open = text.indexOf('"', pos);
   }
   return spans.length === 0 ? undefined : spans;
+}
+
+/**
+ * Whether the quote at `quote`, inside a string, is escaped: an odd run of backslashes comes
+ * before it. Each escape is a backslash and the character after it (the rest of a \uXXXX escape
+ * is hex digits), so a run pairs up from its start, which is inside the string.
+ */
+function isEscaped(text: string, quote: number): boolean {
+  let i = quote - 1;
+  while (text.charCodeAt(i) === BACKSLASH) i--;
+  return ((quote - 1 - i) & 1) === 1;
 }
 
 /** Whether the string token ending before `pos` is an object key: a colon follows it. */
@@ -121,82 +127,83 @@ function isKey(text: string, pos: number): boolean {
   return c === COLON;
 }
 
-/** Matches the empty string: what {@link SpecialSearch.release} leaves in RegExp's statics. */
-const EMPTY = /(?:)/;
+/**
+ * What a long string's contents allow: `shared` (no backslash, no control character: it may be
+ * a slice), `envelope` (an escape: it stays in the envelope, whose parse reads it) or `not JSON`
+ * (a control character, which JSON allows in a string only escaped).
+ */
+type StringKind = 'shared' | 'envelope' | 'not JSON';
 
-/** How many characters from a search's position are sampled to choose how to search. */
+/** A control character (U+0000–U+001F). */
+const CONTROL_CHARACTER = /[\u0000-\u001f]/;
+
+/** A backslash or a control character. */
+const BACKSLASH_OR_CONTROL = /[\\\u0000-\u001f]/;
+
+/** How many characters from a string's start are sampled to choose how to search it. */
 const SAMPLE = 32;
 
 /**
- * Where the next backslash is, and whether a string holds a control character (U+0000–U+001F):
- * inside a string, the first starts an escape and the second makes the text invalid JSON. Only
- * the strings taken as slices need the second answer; the envelope's parse checks the rest.
+ * The {@link StringKind} of `text[start, end)`, a long string's contents. Which search runs
+ * changes speed only, and is chosen by the string's first characters:
  *
- * Each hit is kept until the cursor passes it, so the text is searched once in all. Two ways to
- * search, which find the same backslash; which one runs changes speed only, and is chosen by the
- * text at the position:
- *
- * - ASCII there (a base64 blob, most JSON): `indexOf`, which is a memchr on a one-byte string.
- *   Control characters are then looked for in each long string alone ({@link controlFree}).
- * - Wider text: one sticky expression matches the run of characters that are neither (`+`: an
- *   empty run is a failed match, which says the position itself holds one), so the hit may be a
- *   control character, and the run's text is known to hold none. Why not `indexOf` there: in a
- *   two-byte string V8's single-character search looks for one byte of the character with
- *   memchr, so the CJK characters U+5C00–U+5CFF (就, 小, 山 …) are false hits for the backslash;
- *   on CJK text rich in them, that search alone made the parse 2x slower than `JSON.parse`.
+ * - plain base64, the most common long string, is proved plain by the engine's base64 decoder,
+ *   where it has one ({@link isPlainBase64});
+ * - ASCII: a `memchr` for a backslash, then a class of one range. A class that also holds the
+ *   backslash costs V8 two to three times as much on base64 or prose, whose characters fall on
+ *   either side of it;
+ * - wider text: that class, in one search. In a two-byte string V8's single-character search
+ *   looks for one byte of the character with `memchr`, so the CJK characters U+5C00–U+5CFF
+ *   (就, 小, 山 …) would each be a false hit for the backslash.
  */
-class SpecialSearch {
-  private readonly run = /[^\\\u0000-\u001f]+/y;
-  private readonly control = /[\u0000-\u001f]/;
-  /** The last hit, at or after the last position asked for; -1 for none; -2 before the first search. */
-  private next = -2;
-  /** Where the search that found `next` began, when it was a run: no control character lies between. */
-  private runFrom = -1;
-  constructor(private readonly text: string) {}
-
-  from(position: number): number {
-    const { text } = this;
-    if (this.next !== -1 && this.next < position) {
-      let end: number;
-      if (asciiAt(text, position)) {
-        end = text.indexOf('\\', position) >>> 0; // `>>> 0` makes -1 (none) past any text's end
-        this.runFrom = -1;
-      } else {
-        this.run.lastIndex = position;
-        end = this.run.test(text) ? this.run.lastIndex : position;
-        this.runFrom = position;
-      }
-      this.next = end < text.length ? end : -1;
-    }
-    return this.next;
+function stringKind(text: string, start: number, end: number): StringKind {
+  if (isPlainBase64(text, start, end)) return 'shared';
+  const contents = text.slice(start, end);
+  if (asciiFirst(contents)) {
+    if (contents.indexOf('\\') !== -1) return 'envelope';
+    return CONTROL_CHARACTER.test(contents) ? 'not JSON' : 'shared';
   }
-
-  /**
-   * Whether `text[start, end)`, a string the last {@link from} found no hit in, holds no control
-   * character. Plain base64, the most common long string, is proved so without a search.
-   */
-  controlFree(start: number, end: number): boolean {
-    if (this.runFrom !== -1 && this.runFrom <= start) return true; // the run that passed it saw none
-    return isPlainBase64(this.text, start, end) || !this.control.test(this.text.slice(start, end));
-  }
-
-  /**
-   * Lets go of the text. Engines keep the subject of the last successful match in RegExp's
-   * legacy statics (`RegExp.input`, `RegExp.lastMatch`) until the next match anywhere, so a
-   * 16 MiB message text would stay alive after the caller dropped the answer. A match on the
-   * empty string leaves them holding that instead.
-   */
-  release(): void {
-    this.run.lastIndex = 0;
-    EMPTY.test('');
-  }
+  const at = contents.search(BACKSLASH_OR_CONTROL);
+  if (at === -1) return 'shared';
+  return contents.charCodeAt(at) === BACKSLASH ? 'envelope' : 'not JSON';
 }
 
-/** Whether the SAMPLE characters from `position` (fewer at the end) are ASCII. */
-function asciiAt(text: string, position: number): boolean {
-  const end = position + SAMPLE < text.length ? position + SAMPLE : text.length;
-  for (let i = position; i < end; i++) if (text.charCodeAt(i) > 0x7f) return false;
+/** Whether the first SAMPLE characters of `text` (all, if it is shorter) are ASCII. */
+function asciiFirst(text: string): boolean {
+  const end = text.length < SAMPLE ? text.length : SAMPLE;
+  for (let i = 0; i < end; i++) if (text.charCodeAt(i) > 0x7f) return false;
   return true;
+}
+
+/**
+ * Whether the envelope's text (all but the spans) holds `\u0000`. The markers are strings that
+ * begin with U+0000, which JSON can only write so: an envelope without it holds no string a
+ * marker could be mistaken for. (A duplicate key could otherwise put such a string where a marker
+ * was, with the count still right.) An escaped backslash before `u0000` is counted too: that only
+ * sends the text to `JSON.parse`. Each piece is searched alone, as a slice: a search of the text
+ * from a piece on would read the long strings again.
+ */
+function envelopeHoldsNul(text: string, spans: readonly number[]): boolean {
+  let from = 0;
+  for (let i = 0; i <= spans.length; i += 2) {
+    const to = i < spans.length ? spans[i]! : text.length;
+    if (text.slice(from, to).includes('\\u0000')) return true;
+    from = spans[i + 1]!;
+  }
+  return false;
+}
+
+/** Matches the empty string: what {@link releaseMatch} leaves in RegExp's statics. */
+const EMPTY = /(?:)/;
+
+/**
+ * Lets go of the text. Engines keep the subject of the last successful match in RegExp's legacy
+ * statics (`RegExp.input`, `RegExp.lastMatch`) until the next match anywhere, so a 16 MiB message
+ * text would stay alive after the caller dropped the answer. A match on the empty string leaves
+ * them holding that instead.
+ */
+function releaseMatch(): void {
+  EMPTY.test('');
 }
 
 /**

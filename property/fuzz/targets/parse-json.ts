@@ -25,8 +25,14 @@ const validTextArb: fc.Arbitrary<string> = fc.oneof(
   {
     weight: 1,
     arbitrary: fc
-      .tuple(fc.constantFrom('"a"', '"__proto__"', '"\\u0000"', '"z"'), fc.integer({ min: 1, max: 300_000 }), fc.constantFrom('', '\\n', '\\u0000', '\u00e9', '\u{1f600}'))
-      .map(([key, n, extra]) => `{${key}: "${'y'.repeat(n)}${extra}", ${key}:"${'w'.repeat(n % 50)}"}`),
+      .tuple(
+        fc.constantFrom('"a"', '"__proto__"', '"\\u0000"', '"z"'),
+        // 小 (U+5C0F) and 丢 (U+4E22) hold a backslash's and a quote's byte: false hits for a two-byte search.
+        fc.constantFrom('y', '\u5c0f', '\u4e22'),
+        fc.integer({ min: 1, max: 300_000 }),
+        fc.constantFrom('', '\\n', '\\u0000', '\u00e9', '\u{1f600}', '\u5c0f', '\u0001'),
+      )
+      .map(([key, filler, n, extra]) => `{${key}: "${filler.repeat(n)}${extra}", ${key}:"${'w'.repeat(n % 50)}"}`),
   },
 );
 
