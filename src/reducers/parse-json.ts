@@ -66,10 +66,10 @@ export function longStrings(text: string, longString: number, maxEnvelope: numbe
 
 /**
  * The long strings' spans, or `undefined` (see {@link longStrings}). A long string is read only
- * by what any reader that shares it needs: the search for its closing quote, and the proof that
- * it holds no backslash and no control character. No search runs past the string it is for: one
- * from the first string to the text's end would read each long string once more, and in a
- * two-byte text would stop at every false hit (see {@link stringKind}).
+ * by what any reader that shares it needs: the search for its closing quote, and the searches
+ * that prove it holds no backslash and no control character. No search runs past the string it is
+ * for: one from the first string to the text's end would read each long string once more, and in
+ * a two-byte text would stop at every false hit (see {@link stringKind}).
  */
 function findLongStrings(text: string, longString: number, maxEnvelope: number): number[] | undefined {
   const spans: number[] = [];
@@ -140,26 +140,28 @@ const CONTROL_CHARACTER = /[\u0000-\u001f]/;
 /** A backslash or a control character. */
 const BACKSLASH_OR_CONTROL = /[\\\u0000-\u001f]/;
 
-/** How many characters from a string's start are sampled to choose how to search it. */
+/** How many characters are sampled at each of three places in a string to choose how to search it. */
 const SAMPLE = 32;
 
 /**
  * The {@link StringKind} of `text[start, end)`, a long string's contents. Which search runs
- * changes speed only, and is chosen by the string's first characters:
+ * changes speed only, and is chosen by samples of the string:
  *
  * - plain base64, the most common long string, is proved plain by the engine's base64 decoder,
  *   where it has one ({@link isPlainBase64});
  * - ASCII: a `memchr` for a backslash, then a class of one range. A class that also holds the
  *   backslash costs V8 two to three times as much on base64 or prose, whose characters fall on
  *   either side of it;
- * - wider text: that class, in one search. In a two-byte string V8's single-character search
- *   looks for one byte of the character with `memchr`, so the CJK characters U+5C00–U+5CFF
- *   (就, 小, 山 …) would each be a false hit for the backslash.
+ * - wider text: that class, in one search. In a two-byte string V8's single-character search runs
+ *   `memchr` for one byte of the character, which either byte of another may hold: the CJK
+ *   characters U+5C00–U+5CFF (就, 小, 山 …) and every U+xx5C (乜 …) would each be a false hit for
+ *   the backslash. A string of ASCII in a text with wider characters elsewhere is two-byte too;
+ *   there, false hits are as rare as such characters in the string, which the samples did not see.
  */
 function stringKind(text: string, start: number, end: number): StringKind {
   if (isPlainBase64(text, start, end)) return 'shared';
   const contents = text.slice(start, end);
-  if (asciiFirst(contents)) {
+  if (looksAscii(contents)) {
     if (contents.indexOf('\\') !== -1) return 'envelope';
     return CONTROL_CHARACTER.test(contents) ? 'not JSON' : 'shared';
   }
@@ -168,10 +170,17 @@ function stringKind(text: string, start: number, end: number): StringKind {
   return contents.charCodeAt(at) === BACKSLASH ? 'envelope' : 'not JSON';
 }
 
-/** Whether the first SAMPLE characters of `text` (all, if it is shorter) are ASCII. */
-function asciiFirst(text: string): boolean {
-  const end = text.length < SAMPLE ? text.length : SAMPLE;
-  for (let i = 0; i < end; i++) if (text.charCodeAt(i) > 0x7f) return false;
+/** Whether SAMPLE characters at the start, the middle and the end of `text` are ASCII. */
+function looksAscii(text: string): boolean {
+  const middle = (text.length - SAMPLE) >> 1;
+  return asciiRun(text, 0) && asciiRun(text, middle > 0 ? middle : 0) && asciiRun(text, text.length - SAMPLE);
+}
+
+/** Whether the SAMPLE characters of `text` from `from` (clamped to the text) are ASCII. */
+function asciiRun(text: string, from: number): boolean {
+  const start = from > 0 ? from : 0;
+  const end = start + SAMPLE < text.length ? start + SAMPLE : text.length;
+  for (let i = start; i < end; i++) if (text.charCodeAt(i) > 0x7f) return false;
   return true;
 }
 
