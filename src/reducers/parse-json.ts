@@ -172,8 +172,7 @@ function stringKind(text: string, start: number, end: number): StringKind {
 
 /** Whether SAMPLE characters at the start, the middle and the end of `text` are ASCII. */
 function looksAscii(text: string): boolean {
-  const middle = (text.length - SAMPLE) >> 1;
-  return asciiRun(text, 0) && asciiRun(text, middle > 0 ? middle : 0) && asciiRun(text, text.length - SAMPLE);
+  return asciiRun(text, 0) && asciiRun(text, (text.length - SAMPLE) >> 1) && asciiRun(text, text.length - SAMPLE);
 }
 
 /** Whether the SAMPLE characters of `text` from `from` (clamped to the text) are ASCII. */
