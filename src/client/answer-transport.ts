@@ -5,7 +5,7 @@
  * @module
  */
 
-import { followAborts } from '../drivers/abort-watch.js';
+import { followAborts, isAbortSignal, ownController } from '../drivers/abort-watch.js';
 import { checkMaxBytes } from '../reducers/budget.js';
 import { invalid, optionsObject } from '../vocabulary/check-argument.js';
 import { checkTimeoutMs } from './deadline.js';
@@ -29,6 +29,12 @@ export interface AnswerTransportOptions {
   readonly maxBytes?: number | undefined;
   /** Whether an answer's event stream is resumed after the server closes it early. Default `true`. */
   readonly resume?: boolean | undefined;
+  /**
+   * Ends every exchange of the transport when aborted: the sends in flight, any later send, and
+   * the DELETE of `close()` (each as `aborted`, or `timeout` for a `TimeoutError` reason). One
+   * listener is added to it while exchanges run, however many there are.
+   */
+  readonly signal?: AbortSignal | undefined;
   /**
    * Which redirects each request follows: `'same-origin'` (the default), a 307 or 308 within the
    * origin of the URL; `'error'`, none. See `postJsonRpc`'s option of the same name.
@@ -146,8 +152,9 @@ export class AnswerTransport {
   constructor(url: string | URL, options: AnswerTransportOptions = {}) {
     if (typeof url !== 'string' && !(url instanceof URL)) throw invalid('url', 'a string or a URL', url);
     // Checked here, each read once, so that a bad option fails at construction, not at the first send.
-    const { fetch, headers, timeoutMs, maxBytes, resume, redirect, authProvider } = optionsObject(options) as AnswerTransportOptions;
+    const { fetch, headers, timeoutMs, maxBytes, resume, signal, redirect, authProvider } = optionsObject(options) as AnswerTransportOptions;
     if (fetch !== undefined && typeof fetch !== 'function') throw invalid('fetch', 'a function', fetch);
+    if (signal !== undefined && !isAbortSignal(signal)) throw invalid('signal', 'an AbortSignal', signal);
     if (resume !== undefined && typeof resume !== 'boolean') throw invalid('resume', 'a boolean', resume);
     const checkedAuth = checkAuthProvider(authProvider);
     checkNoAuthorization(new Headers(headers), checkedAuth, 'options.headers'); // new Headers throws TypeError for headers fetch would refuse
@@ -158,6 +165,7 @@ export class AnswerTransport {
       timeoutMs: checkTimeoutMs(timeoutMs),
       maxBytes: checkMaxBytes(maxBytes),
       resume,
+      signal,
       redirect: checkRedirect(redirect),
       authProvider: checkedAuth,
     };
@@ -185,8 +193,8 @@ export class AnswerTransport {
     const { requestSignal, onRequestStreamEnd, headers } = options ?? {};
     if ((message as { method?: unknown }).method === 'subscriptions/listen') throw standingStreamRefused();
     const sentSession = this.sessionId;
-    const exchange = new AbortController();
-    const unfollow = followAborts(exchange, [requestSignal]);
+    const exchange = ownController();
+    const unfollow = followAborts(exchange, [requestSignal, this.#options.signal]);
     this.#inFlight.add(exchange);
     let result;
     try {
@@ -251,6 +259,7 @@ export class AnswerTransport {
           fetch: this.#options.fetch,
           headers: this.#headers(),
           timeoutMs: this.#options.timeoutMs,
+          signal: this.#options.signal,
           redirect: this.#options.redirect,
           authProvider: this.#options.authProvider,
         });

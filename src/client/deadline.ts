@@ -2,14 +2,15 @@
  * One deadline for a whole exchange: a timer and the caller's signal folded into one signal of
  * the exchange's own, which every step (fetch, read, wait, resume) is given.
  *
- * Why not `AbortSignal.any`: on Node 20 a signal it returns stays registered on its sources until
- * they are collected, so a long-lived caller signal would gather one per exchange. Here the one
- * listener on the caller's signal (shared by every exchange that follows it, and read through the
- * platform's own methods, as a read's is) is removed by {@link Deadline.dispose}.
+ * Why not `AbortSignal.any` for each exchange: on Node 20 a signal it returns stays registered
+ * on its sources until they are collected, so a long-lived caller signal would gather one per
+ * exchange. Here the caller's signal is followed as a read follows it (`abort-watch.ts`: one
+ * follower for the signal's lifetime, one listener shared by every exchange), and the watch is
+ * ended by {@link Deadline.dispose}.
  * @module
  */
 
-import { followAborts } from '../drivers/abort-watch.js';
+import { followAborts, ownController } from '../drivers/abort-watch.js';
 import { invalid } from '../vocabulary/check-argument.js';
 
 /** The longest delay `setTimeout` takes; a longer one would fire at once. */
@@ -40,7 +41,7 @@ export function checkTimeoutMs(timeoutMs: unknown): number {
 
 /** Starts a deadline of `timeoutMs` (`Infinity` for none) that also follows `callerSignal`. */
 export function startDeadline(timeoutMs: number, callerSignal: AbortSignal | undefined): Deadline {
-  const controller = new AbortController();
+  const controller = ownController();
   let timer: ReturnType<typeof setTimeout> | undefined;
 
   const arm = (left: number): void => {

@@ -1,7 +1,19 @@
 /**
- * Watching a caller's `AbortSignal` without leaving anything on it: every read that watches one
- * signal shares a single listener, added with the first watcher and removed with the last. So one
- * client-wide signal given to many concurrent reads holds one listener, never one a read.
+ * Watching an `AbortSignal` so that nothing else done with it can keep its abort from us, and
+ * without leaving anything on it.
+ *
+ * - A caller's signal is watched through a follower, `AbortSignal.any([signal])`, made the first
+ *   time the signal is watched and kept as long as it lives. The platform aborts a follower
+ *   itself, after the signal's own listeners, so none of them can hide the abort from us: not
+ *   one that throws or stops the event's propagation, nor merely being first (Node hands every
+ *   later listener a `null` `currentTarget`). The caller's signal gets no listener of ours.
+ *   (workerd ends the whole abort at a listener that throws or stops it: its own `pipeTo` and
+ *   followers miss it too, and no code can see it.)
+ * - A signal this package made ({@link ownController}: an exchange's deadline) has no other
+ *   owner, so it is listened to directly; a follower costs 8-20 µs to make (Node 20-26).
+ * - Every read that watches one signal shares one listener, added with the first watcher and
+ *   removed with the last: one client-wide signal given to many concurrent reads is followed
+ *   once, never once a read, and a watch leaves nothing behind when it ends.
  *
  * The signal is used through the platform's own `AbortSignal` and `EventTarget` members, not the
  * object's: an object that only looks like a signal is refused, and one whose methods were
@@ -9,8 +21,29 @@
  * @module
  */
 
-/** The watchers of each signal that has any; a signal with none is not in the map. */
-const watchers = new WeakMap<AbortSignal, Set<() => void>>();
+/** The watch on one signal: the watchers waiting for its abort, and the one listener that tells them. */
+interface Watch {
+  readonly watchers: Set<() => void>;
+  /** What the listener is on: the signal itself, or its follower. */
+  readonly target: AbortSignal;
+  readonly listener: () => void;
+}
+
+/** The watch of each signal that has watchers; a signal with none is not in the map. */
+const watches = new WeakMap<AbortSignal, Watch>();
+
+/** The follower of each caller's signal ever watched: made once, kept as long as the signal lives. */
+const followers = new WeakMap<AbortSignal, AbortSignal>();
+
+/** The signals of this package's own controllers, which nobody else can abort or listen to. */
+const ownSignals = new WeakSet<AbortSignal>();
+
+/** A controller whose signal is this package's alone: watched directly, with no follower. */
+export function ownController(): AbortController {
+  const controller = new AbortController();
+  ownSignals.add(controller.signal);
+  return controller;
+}
 
 /** The platform's `AbortSignal` getters, looked up on first use (not at import). */
 let abortedGetter: ((this: AbortSignal) => unknown) | undefined;
@@ -46,31 +79,62 @@ export function abortReason(signal: AbortSignal): unknown {
 
 /**
  * Calls `onAbort` once when `signal` aborts, unless the returned function was called first. The
- * returned function must be called when the read ends: it removes all trace of the watcher.
+ * returned function must be called when the read ends: with the last watcher of a signal goes
+ * its listener. The caller checks {@link isAborted} first: an aborted signal never fires again.
  */
 export function watchAbort(signal: AbortSignal, onAbort: () => void): () => void {
-  let set = watchers.get(signal);
-  if (set === undefined) {
-    set = new Set();
-    watchers.set(signal, set);
-    EventTarget.prototype.addEventListener.call(signal, 'abort', notify, { once: true });
-  }
-  set.add(onAbort);
+  const watch = watches.get(signal) ?? startWatch(signal);
+  watch.watchers.add(onAbort);
   return () => {
-    const current = watchers.get(signal);
-    if (current === undefined || !current.delete(onAbort) || current.size > 0) return;
-    watchers.delete(signal);
-    EventTarget.prototype.removeEventListener.call(signal, 'abort', notify);
+    if (!watch.watchers.delete(onAbort) || watch.watchers.size > 0 || watches.get(signal) !== watch) return;
+    watches.delete(signal);
+    EventTarget.prototype.removeEventListener.call(watch.target, 'abort', watch.listener);
   };
 }
 
-/** The one listener on a watched signal: it hands the abort to every watcher, in order. */
-function notify(event: Event): void {
-  const signal = event.currentTarget as AbortSignal;
-  const set = watchers.get(signal);
-  watchers.delete(signal);
-  if (set === undefined) return;
-  for (const onAbort of set) onAbort();
+/** The first watcher of `signal` since it was last watched: its one listener, on the signal or its follower. */
+function startWatch(signal: AbortSignal): Watch {
+  const watch: Watch = { watchers: new Set(), target: followerOf(signal), listener: () => notify(signal, watch) };
+  watches.set(signal, watch);
+  EventTarget.prototype.addEventListener.call(watch.target, 'abort', watch.listener, { once: true });
+  return watch;
+}
+
+/** The platform's `AbortSignal.any`, looked up on first use; `null` where there is none. */
+let anyOf: ((signals: AbortSignal[]) => AbortSignal) | null | undefined;
+
+/**
+ * What to listen on for `signal`'s abort: the signal itself when it is this package's own (or the
+ * platform has no `AbortSignal.any`), else its follower, which only this package listens to.
+ */
+function followerOf(signal: AbortSignal): AbortSignal {
+  if (ownSignals.has(signal)) return signal;
+  let follower = followers.get(signal);
+  if (follower === undefined) {
+    anyOf ??= typeof AbortSignal.any === 'function' ? AbortSignal.any.bind(AbortSignal) : null;
+    follower = anyOf === null ? signal : anyOf([signal]);
+    followers.set(signal, follower);
+  }
+  return follower;
+}
+
+/**
+ * Hands the abort to every watcher, in order — not one whose watch ended meanwhile. Each is
+ * called whatever an earlier one did: one that throws cannot leave a later read unreleased (its
+ * error is rethrown on a microtask, for the platform to report).
+ */
+function notify(signal: AbortSignal, watch: Watch): void {
+  if (watches.get(signal) === watch) watches.delete(signal);
+  for (const onAbort of watch.watchers) {
+    watch.watchers.delete(onAbort);
+    try {
+      onAbort();
+    } catch (error) {
+      queueMicrotask(() => {
+        throw error;
+      });
+    }
+  }
 }
 
 /**

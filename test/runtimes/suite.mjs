@@ -5,6 +5,7 @@ import { adapterTests } from './adapter-tests.mjs';
 import { answerTests } from './answer-tests.mjs';
 import { show } from './check.mjs';
 import { scannerTests } from './scanner-tests.mjs';
+import { signalTests } from './signal-tests.mjs';
 
 /** The root exports the suite uses; a missing one fails loudly rather than as a TypeError. */
 const USED = [
@@ -22,6 +23,8 @@ const USED = [
   'isAnswerError',
   'ACCEPT',
   'DEFAULT_MAX_BYTES',
+  'postJsonRpc',
+  'AnswerTransport',
 ];
 
 /**
@@ -34,6 +37,7 @@ export async function runSuite(pkg) {
     ...scannerTests(pkg),
     ...answerTests(pkg),
     ...adapterTests(pkg),
+    ...signalTests(pkg),
   ];
   const failures = [];
   for (const test of tests) {

@@ -33,6 +33,12 @@ type SignalPlan =
   | { readonly kind: 'pre-aborted'; readonly reason: ReasonKind }
   | { readonly kind: 'at'; readonly ms: number; readonly reason: ReasonKind };
 
+/**
+ * A listener of the caller's own on its signal: a plain one, an `onabort`, one that stops the
+ * event's propagation, or (`any`) the signal given is `AbortSignal.any` over the caller's.
+ */
+export type ForeignListener = 'listener' | 'onabort' | 'stops' | 'any';
+
 export interface ExchangeInput {
   /** 2025-11-25, or 2026-07-28 declared in the message's `_meta` or only in the caller's `MCP-Protocol-Version`. */
   readonly era: 'legacy' | 'modern' | 'modern-by-header';
@@ -47,6 +53,11 @@ export interface ExchangeInput {
   readonly signal: SignalPlan;
   /** Whether the caller's signal has its own `addEventListener` and `removeEventListener`, doing nothing. */
   readonly patchedSignal: boolean;
+  /**
+   * The caller's own listeners on its signal, added before the exchange sees it, in order (as the
+   * AI SDK, frameworks and `AbortSignal.any` chains add theirs). Absent in older stored inputs.
+   */
+  readonly foreignListeners?: readonly ForeignListener[] | undefined;
   readonly onMessage: OnMessagePlan;
   /** Other exchanges on the same caller signal, started alongside (a client-wide signal). */
   readonly alongside: number;
@@ -259,6 +270,10 @@ function anyExchangeArb(url: string): fc.Arbitrary<ExchangeInput> {
         { weight: 1, arbitrary: fc.record({ kind: fc.constant('at' as const), ms: fc.nat({ max: 60 }), reason: reasonArb }, { noNullPrototype: true }) },
       ),
       patchedSignal: fc.constantFrom(false, false, false, true),
+      foreignListeners: fc.oneof(
+        { weight: 1, arbitrary: fc.constant<readonly ForeignListener[]>([]) },
+        { weight: 2, arbitrary: fc.array(fc.constantFrom<ForeignListener>('listener', 'onabort', 'stops', 'any'), { minLength: 1, maxLength: 3 }) },
+      ),
       onMessage: fc.oneof(
         { weight: 3, arbitrary: fc.constantFrom<OnMessagePlan>({ kind: 'none' }, { kind: 'record' }) },
         { weight: 1, arbitrary: fc.record({ kind: fc.constant('throw' as const), at: fc.nat({ max: 2 }) }, { noNullPrototype: true }) },
@@ -291,6 +306,24 @@ function resumableExchangeArb(url: string): fc.Arbitrary<ExchangeInput> {
 const inputArb: fc.Arbitrary<ExchangeInput> = fc
   .constantFrom(...URLS)
   .chain((url) => fc.oneof({ weight: 3, arbitrary: anyExchangeArb(url) }, { weight: 1, arbitrary: resumableExchangeArb(url) }));
+
+/**
+ * The signal an exchange is given, with the caller's own listeners on it (on the controller's
+ * signal, and on the `AbortSignal.any` over it where one is asked for), and how many listeners
+ * each signal carried before the exchange saw it: any beyond those is the exchange's.
+ */
+function withForeignListeners(signal: AbortSignal, plan: readonly ForeignListener[]): { signal: AbortSignal; listeners: (on: AbortSignal) => number } {
+  let given = signal;
+  for (const kind of plan) {
+    if (kind === 'any') given = AbortSignal.any([given]);
+    // Node's onabort setter calls the signal's own methods, which a patched signal has replaced.
+    else if (kind === 'onabort' && !Object.prototype.hasOwnProperty.call(given, 'addEventListener')) given.onabort = () => undefined;
+    else if (kind === 'stops') EventTarget.prototype.addEventListener.call(given, 'abort', (event) => event.stopImmediatePropagation());
+    else EventTarget.prototype.addEventListener.call(given, 'abort', () => undefined);
+  }
+  const before = new Map([signal, given].map((on) => [on, getEventListeners(on, 'abort').length]));
+  return { signal: given, listeners: (on) => before.get(on) ?? 0 };
+}
 
 /** The message an input sends. */
 function messageOf(input: ExchangeInput): Record<string, unknown> {
@@ -390,6 +423,8 @@ async function checkOnce(input: ExchangeInput): Promise<string> {
   const caller = new AbortController();
   // A signal whose own methods were replaced must still end the exchange: the platform's are used.
   if (input.patchedSignal) Object.assign(caller.signal, { addEventListener: () => undefined, removeEventListener: () => undefined });
+  // The caller's own listeners come first, and may hide the event from any listener after them.
+  const given = withForeignListeners(caller.signal, input.foreignListeners ?? []);
   let abortedAt: number | undefined;
   const abortCaller = (kind: ReasonKind): void => {
     if (caller.signal.aborted) return;
@@ -422,7 +457,7 @@ async function checkOnce(input: ExchangeInput): Promise<string> {
     maxBytes: input.maxBytes,
     redirect: input.redirect,
     resume: input.resume,
-    signal: input.signal.kind === 'none' ? undefined : caller.signal,
+    signal: input.signal.kind === 'none' ? undefined : given.signal,
     onMessage: input.onMessage.kind === 'none' ? undefined : onMessage,
   };
 
@@ -500,7 +535,10 @@ async function checkOnce(input: ExchangeInput): Promise<string> {
   // Nothing left behind.
   ensure(liveAtSettle.length === 0, () => `${liveAtSettle.length} timers left when the exchange settled, armed at ${liveAtSettle[0]}`);
   ensure(timers.live.size === 0, () => `${timers.live.size} timers left after the exchange settled, armed at ${[...timers.live.values()][0]}`);
-  ensure(getEventListeners(caller.signal, 'abort').length === 0, () => `${getEventListeners(caller.signal, 'abort').length} abort listeners left on the caller's signal`);
+  for (const signal of new Set([caller.signal, given.signal])) {
+    const left = getEventListeners(signal, 'abort').length - given.listeners(signal);
+    ensure(left === 0, () => `${left} abort listeners of ours left on the caller's signal`);
+  }
   calls.forEach((call, i) => {
     if (call.signal === undefined) return;
     const left = getEventListeners(call.signal, 'abort').length;

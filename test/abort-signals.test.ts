@@ -1,0 +1,432 @@
+// A caller's signal aborts every API promptly, whatever else listens to it: earlier listeners, an
+// onabort, a listener that throws, AbortSignal.any and AbortSignal.timeout. Each API waits on a
+// body (or a fetch, a resumption, a DELETE) that never ends, so a missed abort is a hang, and
+// the bound is the issue's: settled within 100 ms of the abort.
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import {
+  AnswerTransport,
+  isAnswerError,
+  postJsonRpc,
+  readAnswer,
+  readAnswerBody,
+  scanEvents,
+  SseEventStream,
+  type FetchFunction,
+} from '../src/index.js';
+import { ANSWER, bytes, NOTE, sourceBody, sseResponse } from './helpers/bodies.js';
+import { endlessServer } from './helpers/servers.js';
+import { followersOf, listenersOn } from './helpers/signals.js';
+
+/** How long after its abort an API may take to settle. */
+const BOUND_MS = 100;
+/** When the tests abort, after the API started waiting. */
+const ABORT_AFTER_MS = 40;
+/** When a timeout signal aborts itself: after any API has reached its wait and waited. */
+const TIMEOUT_MS = 250;
+
+/** A caller's signal of one shape, and how to abort it (a timeout aborts itself). */
+interface ShapedSignal {
+  readonly signal: AbortSignal;
+  /** Aborts it now, or (a timeout) resolves when it has aborted by itself. */
+  abort(): Promise<void>;
+}
+
+interface SignalShape {
+  readonly name: string;
+  make(): ShapedSignal;
+}
+
+const noop = (): void => undefined;
+
+/** A controller's signal, prepared by `prepare` before any API sees it. */
+function controlled(prepare: (signal: AbortSignal) => void): ShapedSignal {
+  const controller = new AbortController();
+  prepare(controller.signal);
+  return { signal: controller.signal, abort: async () => controller.abort(new Error('the caller gave up')) };
+}
+
+/** The listener that throws: its error reaches the platform (Node: uncaughtException), caught below. */
+const LISTENER_FAILURE = 'a listener of the caller failed';
+
+const SHAPES: readonly SignalShape[] = [
+  { name: 'one earlier listener', make: () => controlled((signal) => signal.addEventListener('abort', noop)) },
+  {
+    name: 'two earlier listeners',
+    make: () =>
+      controlled((signal) => {
+        signal.addEventListener('abort', noop);
+        signal.addEventListener('abort', () => undefined, { once: true });
+      }),
+  },
+  { name: 'an onabort', make: () => controlled((signal) => (signal.onabort = noop)) },
+  {
+    name: 'an earlier listener that throws',
+    make: () =>
+      controlled((signal) =>
+        signal.addEventListener('abort', () => {
+          throw new Error(LISTENER_FAILURE);
+        }),
+      ),
+  },
+  {
+    name: "an earlier listener that stops the event's propagation",
+    make: () => controlled((signal) => signal.addEventListener('abort', (event) => event.stopImmediatePropagation())),
+  },
+  {
+    name: 'AbortSignal.any over a controller, listened to',
+    make: () => {
+      const controller = new AbortController();
+      const signal = AbortSignal.any([controller.signal, new AbortController().signal]);
+      signal.addEventListener('abort', noop);
+      return { signal, abort: async () => controller.abort(new Error('the caller gave up')) };
+    },
+  },
+  {
+    name: 'AbortSignal.timeout, listened to',
+    make: () => {
+      const signal = AbortSignal.timeout(TIMEOUT_MS);
+      signal.addEventListener('abort', noop);
+      const aborted = new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve()));
+      return { signal, abort: () => aborted };
+    },
+  },
+];
+
+// The throwing listener's error is the platform's to report: here it is expected, and swallowed.
+let savedHandlers: NodeJS.UncaughtExceptionListener[] = [];
+const unexpected: unknown[] = [];
+beforeEach(() => {
+  savedHandlers = process.listeners('uncaughtException');
+  process.removeAllListeners('uncaughtException');
+  process.on('uncaughtException', (error) => {
+    if (!(error instanceof Error && error.message === LISTENER_FAILURE)) unexpected.push(error);
+  });
+});
+afterEach(() => {
+  process.removeAllListeners('uncaughtException');
+  for (const handler of savedHandlers) process.on('uncaughtException', handler);
+  expect(unexpected.splice(0)).toStrictEqual([]);
+});
+
+/** What an API did once its signal aborted: how long it took to settle, and how it settled. */
+interface Settled {
+  readonly ms: number;
+  readonly outcome: unknown;
+  readonly rejected: boolean;
+}
+
+/** Starts `run`, lets it wait, aborts the signal, and times the settling from the abort. */
+async function abortedAfterWaiting(shaped: ShapedSignal, run: () => Promise<unknown>, waited: () => boolean = () => true): Promise<Settled> {
+  let settledAt = 0;
+  let outcome: unknown;
+  let rejected = false;
+  const running = run().then(
+    (value) => {
+      settledAt = performance.now();
+      outcome = value;
+    },
+    (error: unknown) => {
+      settledAt = performance.now();
+      outcome = error;
+      rejected = true;
+    },
+  );
+  const started = performance.now();
+  while (!waited() && performance.now() - started < 2000) await delay(2);
+  expect(waited(), 'the API never reached its wait').toBe(true);
+  await delay(ABORT_AFTER_MS);
+  expect(settledAt, 'the API settled before its signal aborted').toBe(0);
+  await shaped.abort();
+  const abortedAt = performance.now();
+  // A missed abort hangs: race it against twice the bound, to fail with a figure, not a timeout.
+  await Promise.race([running, delay(BOUND_MS * 2)]);
+  return { ms: settledAt === 0 ? Infinity : settledAt - abortedAt, outcome, rejected };
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** The code of an `AnswerError`, or what else settled. */
+function codeOf(settled: Settled): unknown {
+  return isAnswerError(settled.outcome) ? settled.outcome.code : settled.outcome;
+}
+
+/** The code an abort of `shape` ends an exchange with. */
+function abortCode(shape: SignalShape): string {
+  return shape.name.startsWith('AbortSignal.timeout') ? 'timeout' : 'aborted';
+}
+
+/** A fetch that answers each request with the next of `answers` and records what it was sent. */
+function scriptedFetch(answers: readonly ((init: RequestInit) => Response | Promise<Response>)[]): FetchFunction & { calls: RequestInit[] } {
+  const calls: RequestInit[] = [];
+  const fetch = async (_input: string | URL, init: RequestInit): Promise<Response> => {
+    calls.push(init);
+    const answer = answers[calls.length - 1];
+    if (answer === undefined) throw new Error(`unexpected request ${calls.length}`);
+    return answer(init);
+  };
+  return Object.assign(fetch, { calls });
+}
+
+/** A fetch that never answers until its signal aborts, as a server that holds the request would. */
+function heldFetch(init: RequestInit): Promise<Response> {
+  return new Promise((_resolve, reject) => {
+    init.signal?.addEventListener('abort', () => reject(init.signal?.reason));
+  });
+}
+
+const REQUEST = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'slow', arguments: {} } } as const;
+const MODERN_REQUEST = {
+  ...REQUEST,
+  params: { ...REQUEST.params, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' } },
+} as const;
+const URL_ = 'http://mcp.test/mcp';
+
+describe.each(SHAPES)('a signal with $name', (shape) => {
+  test('readAnswer: aborted within the bound, the body released', async () => {
+    const shaped = shape.make();
+    const { response, source } = sseResponse([NOTE], { endless: true });
+    const settled = await abortedAfterWaiting(shaped, () => readAnswer(response, { signal: shaped.signal }), () => source.pulls >= 2);
+    expect(settled.ms).toBeLessThan(BOUND_MS);
+    expect(codeOf(settled)).toBe(abortCode(shape));
+    expect(source.cancelled).toBe(true);
+  });
+
+  test('readAnswerBody over an async iterable: aborted within the bound, the iterator returned', async () => {
+    const shaped = shape.make();
+    let returned = false;
+    let reads = 0;
+    const body: AsyncIterable<Uint8Array> = {
+      [Symbol.asyncIterator]: () => ({
+        next: () => (++reads === 1 ? Promise.resolve({ done: false, value: bytes(NOTE) }) : new Promise(() => undefined)),
+        return: async () => {
+          returned = true;
+          return { done: true, value: undefined };
+        },
+      }),
+    };
+    const settled = await abortedAfterWaiting(shaped, () => readAnswerBody(body, 'text/event-stream', { signal: shaped.signal }), () => reads >= 2);
+    expect(settled.ms).toBeLessThan(BOUND_MS);
+    expect(codeOf(settled)).toBe(abortCode(shape));
+    expect(returned).toBe(true);
+  });
+
+  test('scanEvents: the loop throws the reason within the bound, the source released', async () => {
+    const shaped = shape.make();
+    const source = sourceBody([NOTE], { endless: true });
+    const seen: string[] = [];
+    const settled = await abortedAfterWaiting(
+      shaped,
+      async () => {
+        for await (const event of scanEvents(source.body, { signal: shaped.signal })) seen.push(event.data);
+      },
+      () => source.pulls >= 2,
+    );
+    expect(settled.ms).toBeLessThan(BOUND_MS);
+    expect(settled.rejected).toBe(true);
+    expect(settled.outcome).toBe(shaped.signal.reason);
+    expect(seen).toHaveLength(1);
+    expect(source.cancelled).toBe(true);
+  });
+
+  test("SseEventStream piped with the signal: the platform's pipe ends within the bound", async () => {
+    const shaped = shape.make();
+    const source = sourceBody([NOTE], { endless: true });
+    const events = source.body.pipeThrough(new SseEventStream(), { signal: shaped.signal });
+    const reader = events.getReader();
+    const first = await reader.read();
+    expect(first.value?.type).toBe('message');
+    const settled = await abortedAfterWaiting(shaped, () => reader.read(), () => source.pulls >= 2);
+    expect(settled.ms).toBeLessThan(BOUND_MS);
+    expect(settled.rejected).toBe(true);
+  });
+
+  test('postJsonRpc, 2025 era: aborted within the bound while the answer stream is open', async () => {
+    const shaped = shape.make();
+    const { response, source } = sseResponse([NOTE], { endless: true });
+    const fetch = scriptedFetch([() => response]);
+    const settled = await abortedAfterWaiting(shaped, () => postJsonRpc(URL_, REQUEST, { fetch, signal: shaped.signal }), () => source.pulls >= 2);
+    expect(settled.ms).toBeLessThan(BOUND_MS);
+    expect(codeOf(settled)).toBe(abortCode(shape));
+    expect(source.cancelled).toBe(true);
+  });
+
+  test('postJsonRpc, 2026-07-28: the stream is closed within the bound (the cancellation of the request)', async () => {
+    const shaped = shape.make();
+    const { response, source } = sseResponse([NOTE], { endless: true });
+    const fetch = scriptedFetch([() => response]);
+    const settled = await abortedAfterWaiting(shaped, () => postJsonRpc(URL_, MODERN_REQUEST, { fetch, signal: shaped.signal }), () => source.pulls >= 2);
+    expect(settled.ms).toBeLessThan(BOUND_MS);
+    expect(codeOf(settled)).toBe(abortCode(shape));
+    expect(source.cancelled).toBe(true);
+  });
+
+  test('postJsonRpc: aborted within the bound while the POST waits for its response', async () => {
+    const shaped = shape.make();
+    const fetch = scriptedFetch([heldFetch]);
+    const settled = await abortedAfterWaiting(shaped, () => postJsonRpc(URL_, REQUEST, { fetch, signal: shaped.signal }), () => fetch.calls.length === 1);
+    expect(settled.ms).toBeLessThan(BOUND_MS);
+    expect(codeOf(settled)).toBe(abortCode(shape));
+    expect(fetch.calls[0]?.signal?.aborted).toBe(true);
+  });
+
+  test('the resumption GET: aborted within the bound while the resumed stream is open', async () => {
+    const shaped = shape.make();
+    const resumed = sseResponse([NOTE], { endless: true });
+    const fetch = scriptedFetch([() => sseResponse(['id: 7\nretry: 0\ndata:\n\n']).response, () => resumed.response]);
+    const settled = await abortedAfterWaiting(
+      shaped,
+      () => postJsonRpc(URL_, REQUEST, { fetch, signal: shaped.signal }),
+      () => resumed.source.pulls >= 2,
+    );
+    expect(fetch.calls.map((call) => call.method)).toStrictEqual(['POST', 'GET']);
+    expect(settled.ms).toBeLessThan(BOUND_MS);
+    expect(codeOf(settled)).toBe(abortCode(shape));
+    expect(resumed.source.cancelled).toBe(true);
+  });
+
+  test("the wait before a resumption: aborted within the bound, no GET sent", async () => {
+    const shaped = shape.make();
+    const fetch = scriptedFetch([() => sseResponse(['id: 7\nretry: 60000\ndata:\n\n']).response]);
+    const settled = await abortedAfterWaiting(shaped, () => postJsonRpc(URL_, REQUEST, { fetch, signal: shaped.signal }), () => fetch.calls.length === 1);
+    expect(settled.ms).toBeLessThan(BOUND_MS);
+    expect(codeOf(settled)).toBe(abortCode(shape));
+    expect(fetch.calls).toHaveLength(1);
+  });
+
+  test('AnswerTransport.send with requestSignal: aborted within the bound, the transport still open', async () => {
+    const shaped = shape.make();
+    const { response, source } = sseResponse([NOTE], { endless: true });
+    const fetch = scriptedFetch([() => response, () => sseResponse([ANSWER]).response]);
+    const transport = new AnswerTransport(URL_, { fetch });
+    const settled = await abortedAfterWaiting(shaped, () => transport.send(REQUEST, { requestSignal: shaped.signal }), () => source.pulls >= 2);
+    expect(settled.ms).toBeLessThan(BOUND_MS);
+    expect(codeOf(settled)).toBe(abortCode(shape));
+    expect(source.cancelled).toBe(true);
+    await transport.send(REQUEST); // the next send goes out as usual
+    expect(fetch.calls).toHaveLength(2);
+  });
+
+  test("AnswerTransport with the constructor's signal: a send in flight aborted within the bound", async () => {
+    const shaped = shape.make();
+    const { response, source } = sseResponse([NOTE], { endless: true });
+    const fetch = scriptedFetch([() => response]);
+    const transport = new AnswerTransport(URL_, { fetch, signal: shaped.signal });
+    const settled = await abortedAfterWaiting(shaped, () => transport.send(REQUEST), () => source.pulls >= 2);
+    expect(settled.ms).toBeLessThan(BOUND_MS);
+    expect(codeOf(settled)).toBe(abortCode(shape));
+    expect(source.cancelled).toBe(true);
+  });
+
+  test("the DELETE of close(), under the transport's signal: ended within the bound, onclose called", async () => {
+    const shaped = shape.make();
+    const initialized = new Response('{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25"}}', {
+      headers: { 'content-type': 'application/json', 'mcp-session-id': 'session-1' },
+    });
+    const fetch = scriptedFetch([() => initialized, heldFetch]);
+    const transport = new AnswerTransport(URL_, { fetch, signal: shaped.signal });
+    const errors: Error[] = [];
+    let closed = 0;
+    transport.onerror = (error) => errors.push(error);
+    transport.onclose = () => (closed += 1);
+    await transport.send({ jsonrpc: '2.0', id: 0, method: 'initialize', params: {} });
+    expect(transport.sessionId).toBe('session-1');
+    const settled = await abortedAfterWaiting(shaped, () => transport.close(), () => fetch.calls.length === 2);
+    expect(fetch.calls[1]?.method).toBe('DELETE');
+    expect(settled.ms).toBeLessThan(BOUND_MS);
+    expect(settled.rejected).toBe(false);
+    expect(closed).toBe(1);
+    expect(errors.map((error) => (isAnswerError(error) ? error.code : error))).toStrictEqual([abortCode(shape)]);
+  });
+});
+
+describe('one follower per signal, whatever else listens to it', () => {
+  test('reads and exchanges on a listened-to signal add no listener to it and follow it once', async () => {
+    const controller = new AbortController();
+    controller.signal.addEventListener('abort', noop);
+    controller.signal.onabort = noop;
+    const reads = Array.from({ length: 20 }, () => sseResponse([NOTE], { endless: true }));
+    const pending = reads.map(({ response }) => readAnswer(response, { signal: controller.signal }).catch((error: unknown) => error));
+    const fetch = scriptedFetch(Array.from({ length: 5 }, () => () => sseResponse([NOTE], { endless: true }).response));
+    const exchanges = Array.from({ length: 5 }, (_, i) =>
+      postJsonRpc(URL_, { ...REQUEST, id: i }, { fetch, signal: controller.signal }).catch((error: unknown) => error),
+    );
+    await delay(20);
+    expect([listenersOn(controller.signal), followersOf(controller.signal)]).toStrictEqual([2, 1]);
+    controller.abort();
+    for (const outcome of await Promise.all([...pending, ...exchanges])) expect(isAnswerError(outcome) && outcome.code).toBe('aborted');
+    expect([listenersOn(controller.signal), followersOf(controller.signal)]).toStrictEqual([2, 1]);
+  });
+});
+
+describe('a signal that aborts while another read of it is settling', () => {
+  test("aborted from the first read's onMessage: the other read, waiting on an open stream, ends within the bound", async () => {
+    const controller = new AbortController();
+    controller.signal.addEventListener('abort', noop);
+    const waiting = sseResponse([NOTE], { endless: true });
+    let settledAt = 0;
+    const other = readAnswer(waiting.response, { signal: controller.signal }).catch((error: unknown) => {
+      settledAt = performance.now();
+      return error;
+    });
+    await delay(10);
+    let abortedAt = 0;
+    const first = readAnswer(sseResponse([NOTE, ANSWER]).response, {
+      signal: controller.signal,
+      onMessage: () => {
+        abortedAt = performance.now();
+        controller.abort();
+      },
+    }).catch((error: unknown) => error);
+    expect(isAnswerError(await first) && (await first as { code: string }).code).toBe('aborted');
+    const error = await Promise.race([other, delay(BOUND_MS * 2)]);
+    expect(isAnswerError(error) && error.code).toBe('aborted');
+    expect(settledAt - abortedAt).toBeLessThan(BOUND_MS);
+    expect(waiting.source.cancelled).toBe(true);
+  });
+
+  test('aborted as the first read settles with its answer: the other read ends within the bound', async () => {
+    const controller = new AbortController();
+    controller.signal.addEventListener('abort', noop);
+    const waiting = sseResponse([NOTE], { endless: true });
+    let settledAt = 0;
+    const other = readAnswer(waiting.response, { signal: controller.signal }).catch((error: unknown) => {
+      settledAt = performance.now();
+      return error;
+    });
+    await delay(10);
+    let abortedAt = 0;
+    // Aborted in the microtask turn the first read resolves in, before its own promise is observed.
+    const first = readAnswer(sseResponse([ANSWER]).response, { signal: controller.signal });
+    void first.then(() => {
+      abortedAt = performance.now();
+      controller.abort();
+    });
+    expect(await first).toMatchObject({ id: 1 });
+    const error = await Promise.race([other, delay(BOUND_MS * 2)]);
+    expect(isAnswerError(error) && error.code).toBe('aborted');
+    expect(settledAt - abortedAt).toBeLessThan(BOUND_MS);
+  });
+});
+
+describe('over real HTTP', () => {
+  test('postJsonRpc with a listened-to signal: the server sees the stream closed within the bound of the abort', async () => {
+    const server = await endlessServer('text/event-stream', NOTE);
+    try {
+      const controller = new AbortController();
+      controller.signal.addEventListener('abort', noop);
+      const exchange = postJsonRpc(server.url, MODERN_REQUEST, { signal: controller.signal }).catch((error: unknown) => error);
+      await delay(150);
+      const abortedAt = performance.now();
+      controller.abort();
+      await Promise.race([server.closed, delay(1000)]);
+      const closedAt = performance.now();
+      expect(closedAt - abortedAt).toBeLessThan(BOUND_MS);
+      const error = await exchange;
+      expect(isAnswerError(error) && error.code).toBe('aborted');
+    } finally {
+      await server.stop();
+    }
+  });
+});
