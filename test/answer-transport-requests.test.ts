@@ -154,6 +154,101 @@ describe('the era each message declares', () => {
   });
 });
 
+describe('a 404 clears the session only when the request carried it', () => {
+  /** A transport holding the 2025 session `s1`, whose server answers 404 to what `notFound` picks. */
+  async function sessionTransport(notFound: (sent: Sent) => boolean): Promise<{ transport: AnswerTransport; sent: Sent[] }> {
+    const { fetch, sent } = recording((request) => {
+      if (request.method === 'DELETE') return new Response(null, { status: 200 });
+      if (notFound(request)) return jsonResponse(['{"jsonrpc":"2.0","id":null,"error":{"code":-32601,"message":"Method not found"}}'], { status: 404 }).response;
+      const response = answerTo(request);
+      if ((request.body as { method: string }).method === 'initialize') response.headers.set('mcp-session-id', 's1');
+      return response;
+    });
+    const transport = new AnswerTransport('http://x.test/mcp', { fetch });
+    await transport.send({ jsonrpc: '2.0', id: 0, method: 'initialize', params: {} });
+    transport.setProtocolVersion('2025-11-25');
+    return { transport, sent };
+  }
+
+  test('a 2026-07-28 request (no session on it) answered 404 leaves the 2025 session: later requests carry it, close() ends it', async () => {
+    const { transport, sent } = await sessionTransport((request) => request.headers.get('mcp-protocol-version') === '2026-07-28');
+    const error = await rejection(transport.send(call(1, 'x')));
+    expect(isAnswerError(error) && [error.code, error.detail.status]).toEqual(['http_status', 404]);
+    expect(sent[1]!.headers.get('mcp-session-id')).toBeNull();
+    expect(transport.sessionId).toBe('s1');
+    await transport.send({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
+    expect(sent[2]!.headers.get('mcp-session-id')).toBe('s1');
+    await transport.close();
+    expect([sent[3]!.method, sent[3]!.headers.get('mcp-session-id')]).toEqual(['DELETE', 's1']);
+  });
+
+  test('a 2025 request that carried the session answered 404: the session is gone, close() sends no DELETE', async () => {
+    const { transport, sent } = await sessionTransport((request) => (request.body as { method?: string } | undefined)?.method === 'tools/list');
+    const error = await rejection(transport.send({ jsonrpc: '2.0', id: 2, method: 'tools/list' }));
+    expect(isAnswerError(error) && [error.code, error.detail.status]).toEqual(['http_status', 404]);
+    expect(sent[1]!.headers.get('mcp-session-id')).toBe('s1');
+    expect(transport.sessionId).toBeUndefined();
+    await transport.close();
+    expect(sent.map((request) => request.method)).toEqual(['POST', 'POST']);
+  });
+});
+
+describe("the AI SDK's send and close options", () => {
+  test("a send's signal ends that exchange as requestSignal does; the transport stays open", async () => {
+    const sources: SourceBody[] = [];
+    const { fetch } = recording((request) => {
+      if ((request.body as { id: number }).id === 2) return answerTo(request);
+      const made = sseResponse([], { endless: true });
+      sources.push(made.source);
+      return made.response;
+    });
+    const transport = new AnswerTransport('http://x.test/mcp', { fetch });
+    const controller = new AbortController();
+    const pending = rejection(transport.send(call(1, 'slow'), { signal: controller.signal }));
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    controller.abort(new Error('timed out by the client'));
+    const error = await pending;
+    expect(isAnswerError(error) && [error.code, (error.cause as Error).message]).toEqual(['aborted', 'timed out by the client']);
+    expect(await sources[0]!.released).toBe('cancelled');
+    let answered: TransportMessage | undefined;
+    transport.onmessage = (message) => (answered = message);
+    await transport.send(call(2, 'x'));
+    expect(answered?.id).toBe(2);
+  });
+
+  test("close({ signal }) ends a DELETE that hangs when the signal aborts; onclose is still called, the failure goes to onerror", async () => {
+    const { fetch, sent } = recording((request) => {
+      if (request.method !== 'DELETE') {
+        const response = answerTo(request);
+        response.headers.set('mcp-session-id', 's1');
+        return response;
+      }
+      return new Response(new ReadableStream({ start: () => undefined }), { status: 200 });
+    });
+    const heldFetch: FetchFunction = (input, init) =>
+      init.method === 'DELETE' ? new Promise((_resolve, reject) => init.signal?.addEventListener('abort', () => reject(init.signal?.reason))) : fetch(input, init);
+    const transport = new AnswerTransport('http://x.test/mcp', { fetch: heldFetch });
+    await transport.send({ jsonrpc: '2.0', id: 0, method: 'initialize', params: {} });
+    const errors: Error[] = [];
+    let closed = 0;
+    transport.onerror = (error) => errors.push(error);
+    transport.onclose = () => (closed += 1);
+    await transport.close({ signal: AbortSignal.timeout(20) });
+    expect(closed).toBe(1);
+    expect(errors.map((error) => isAnswerError(error) && error.code)).toEqual(['timeout']);
+    expect(sent).toHaveLength(1);
+  });
+
+  test('a signal that is not an AbortSignal is a TypeError naming it, before anything is sent', async () => {
+    const { fetch, sent } = recording(answerTo);
+    const transport = new AnswerTransport('http://x.test/mcp', { fetch });
+    await expect(transport.send(call(1, 'x'), { signal: {} as AbortSignal })).rejects.toThrow(/signal/);
+    await expect(transport.send(call(1, 'x'), { requestSignal: 'x' as unknown as AbortSignal })).rejects.toThrow(/requestSignal/);
+    expect(() => new AnswerTransport('http://x.test/mcp', { signal: {} as AbortSignal })).toThrow(TypeError);
+    expect(sent).toHaveLength(0);
+  });
+});
+
 test('subscriptions/listen is refused at once, unsent: unsupported_request', async () => {
   const { fetch, sent } = recording(answerTo);
   const transport = new AnswerTransport('http://x.test/mcp', { fetch });
@@ -212,6 +307,47 @@ describe('a 400 with a JSON-RPC error response is the answer (the v2 Client read
       transport.onmessage = (message) => received.push(message);
       const error = await rejection(transport.send({ jsonrpc: '2.0', id: 7, method: 'tools/list' }));
       expect(isAnswerError(error) && error.code).toBe('http_status');
+      expect(received).toEqual([]);
+    }
+  });
+});
+
+describe('server/discover refused with another 4xx and no JSON-RPC error: a server without 2026-07-28, said in-band', () => {
+  const probe = { jsonrpc: '2.0', id: 3, method: 'server/discover', params: { _meta: MODERN_META } };
+
+  test.each([404, 405, 406, 415, 422, 429])('HTTP %i: a -32601 error for the probe, its status in data; the send resolves', async (status) => {
+    const { fetch } = recording(() => new Response('Not Found', { status, headers: { 'content-type': 'text/plain' } }));
+    const transport = new AnswerTransport('http://x.test/mcp', { fetch });
+    const received: TransportMessage[] = [];
+    transport.onmessage = (message) => received.push(message);
+    await transport.send(probe);
+    expect(received).toEqual([
+      {
+        jsonrpc: '2.0',
+        id: 3,
+        error: { code: -32601, message: `server/discover was refused with HTTP ${status} and no JSON-RPC error: the server does not speak 2026-07-28`, data: { httpStatus: status } },
+      },
+    ]);
+  });
+
+  test('a 404 that carries a JSON-RPC error: that error, as the server sent it', async () => {
+    const body = { jsonrpc: '2.0', id: 3, error: { code: -32022, message: 'Unsupported protocol version', data: { supported: ['2026-07-28'] } } };
+    const { fetch } = recording(() => jsonResponse([JSON.stringify(body)], { status: 404 }).response);
+    const transport = new AnswerTransport('http://x.test/mcp', { fetch });
+    const received: TransportMessage[] = [];
+    transport.onmessage = (message) => received.push(message);
+    await transport.send(probe);
+    expect(received).toEqual([body]);
+  });
+
+  test('401, 403, a 5xx, or any other request than the probe: the send rejects with http_status, nothing delivered', async () => {
+    for (const [status, message] of [[401, probe], [403, probe], [500, probe], [503, probe], [404, { jsonrpc: '2.0', id: 4, method: 'tools/list' }]] as const) {
+      const { fetch } = recording(() => new Response('no', { status, headers: { 'content-type': 'text/plain' } }));
+      const transport = new AnswerTransport('http://x.test/mcp', { fetch });
+      const received: TransportMessage[] = [];
+      transport.onmessage = (delivered) => received.push(delivered);
+      const error = await rejection(transport.send(message));
+      expect(isAnswerError(error) && [error.code, error.detail.status]).toEqual(['http_status', status]);
       expect(received).toEqual([]);
     }
   });

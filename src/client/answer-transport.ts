@@ -12,6 +12,7 @@ import { checkTimeoutMs } from './deadline.js';
 import { endSession } from './end-session.js';
 import { AnswerError, isAnswerError } from '../vocabulary/errors.js';
 import { emptyDetail } from './exchange-errors.js';
+import { declaredProtocolVersion, eraOf } from './era.js';
 import type { JsonRpcMessage } from '../vocabulary/json-rpc.js';
 import { checkAuthProvider, checkNoAuthorization, type AuthProvider } from './auth-provider.js';
 import { checkRedirect, postJsonRpc } from './post-json-rpc.js';
@@ -69,8 +70,9 @@ export interface TransportMessage {
 }
 
 /**
- * The options the SDK passes to `send` (v1 and v2). `relatedRequestId` concerns servers;
- * resumption tokens are not used, since every exchange resumes its own stream.
+ * The options an MCP client passes to `send`: the MCP SDK's (v1 and v2) and the AI SDK's
+ * (`MCPTransportSendOptions`). `relatedRequestId` concerns servers; resumption tokens are not
+ * used, since every exchange resumes its own stream.
  */
 export interface AnswerTransportSendOptions {
   /** Ignored: it ties a server's message to a request. */
@@ -84,12 +86,14 @@ export interface AnswerTransportSendOptions {
    * 2026-07-28 era is the cancellation of the request — without closing the transport.
    */
   readonly requestSignal?: AbortSignal | undefined;
+  /** The AI SDK's name for {@link AnswerTransportSendOptions.requestSignal}: either, or both, end the exchange. */
+  readonly signal?: AbortSignal | undefined;
   /**
    * Called when this request's exchange ends without its answer for any reason but an abort of
    * `requestSignal` or `close()`: the stream ended or broke, the server refused it.
    */
   readonly onRequestStreamEnd?: (() => void) | undefined;
-  /** Headers for this message's POST alone (the v2 Client's `Mcp-Param-*`), sent as given. */
+  /** Headers for this message's POST alone (the `Mcp-Param-*` a client computes from a tool's definition), sent as given. */
   readonly headers?: Readonly<Record<string, string>> | undefined;
 }
 
@@ -127,25 +131,46 @@ export class AnswerTransport {
    * Receives every message from the server: the passed-over ones, then each answer. (Generic, as
    * the SDK's `Transport.onmessage` is, so that either can be assigned to the other.)
    */
-  onmessage?: (<T extends TransportMessage>(message: T) => void) | undefined;
+  onmessage?: <T extends TransportMessage>(message: T) => void;
   /** Receives errors not tied to a `send`: a throwing `onmessage`, a failed DELETE on close. */
-  onerror?: ((error: Error) => void) | undefined;
+  onerror?: (error: Error) => void;
   /** Called once, when the transport closes. */
-  onclose?: (() => void) | undefined;
+  onclose?: () => void;
   /** The session id the server assigned at `initialize`, if it did (2025-11-25 and earlier). */
   sessionId?: string | undefined;
+  /**
+   * The protocol version the client negotiated, which every later request carries as
+   * `MCP-Protocol-Version` and which picks the era of a message that declares none. Set by
+   * {@link AnswerTransport.setProtocolVersion}, or directly (as the AI SDK does where a transport
+   * has no setter).
+   */
+  protocolVersion?: string;
   /**
    * `true`: every request is its own POST with its own response stream, so the SDK's `Client`
    * cancels a 2026-07-28 request by aborting its `requestSignal` (closing that stream), not by
    * sending `notifications/cancelled`.
    */
   readonly hasPerRequestStream = true;
+  /**
+   * `true`: the AI SDK's `createMCPClient` probes with `server/discover` (2026-07-28) before it
+   * falls back to `initialize`, as it does over its own HTTP transport.
+   */
+  readonly supportsProtocolVersionDiscovery = true;
+  /**
+   * `true`: every request is answered or refused by the server, so the AI SDK waits for the
+   * probe's answer rather than taking a slow modern server for a legacy one.
+   */
+  readonly waitsForProtocolVersionDiscovery = true;
+  /**
+   * `true`: the AI SDK computes a 2026 `tools/call`'s `Mcp-Param-*` from the tool's
+   * `x-mcp-header` annotations and passes them as the send's `headers`, which go on its POST.
+   */
+  readonly supportsMcpToolParameterHeaders = true;
 
   readonly #url: string | URL;
   readonly #options: AnswerTransportOptions;
   /** The exchanges in flight, each with its own controller: `close()` aborts them all. */
   readonly #inFlight = new Set<AbortController>();
-  #protocolVersion: string | undefined;
   #closed = false;
 
   /** A transport for the MCP endpoint at `url`. Nothing is sent until the first `send`. */
@@ -154,7 +179,7 @@ export class AnswerTransport {
     // Checked here, each read once, so that a bad option fails at construction, not at the first send.
     const { fetch, headers, timeoutMs, maxBytes, resume, signal, redirect, authProvider } = optionsObject(options) as AnswerTransportOptions;
     if (fetch !== undefined && typeof fetch !== 'function') throw invalid('fetch', 'a function', fetch);
-    if (signal !== undefined && !isAbortSignal(signal)) throw invalid('signal', 'an AbortSignal', signal);
+    checkSignal('signal', signal);
     if (resume !== undefined && typeof resume !== 'boolean') throw invalid('resume', 'a boolean', resume);
     const checkedAuth = checkAuthProvider(authProvider);
     checkNoAuthorization(new Headers(headers), checkedAuth, 'options.headers'); // new Headers throws TypeError for headers fetch would refuse
@@ -171,11 +196,6 @@ export class AnswerTransport {
     };
   }
 
-  /** The protocol version set by {@link AnswerTransport.setProtocolVersion}, if any. */
-  get protocolVersion(): string | undefined {
-    return this.#protocolVersion;
-  }
-
   /** Nothing to connect: each request is its own exchange. Rejects once the transport is closed. */
   async start(): Promise<void> {
     if (this.#closed) throw new Error('AnswerTransport: the transport is closed');
@@ -190,17 +210,20 @@ export class AnswerTransport {
    */
   async send(message: object, options?: AnswerTransportSendOptions): Promise<void> {
     if (this.#closed) throw new Error('AnswerTransport: the transport is closed');
-    const { requestSignal, onRequestStreamEnd, headers } = options ?? {};
+    const { requestSignal, signal, onRequestStreamEnd, headers } = options ?? {};
+    checkSignal('requestSignal', requestSignal);
+    checkSignal('signal', signal);
     if ((message as { method?: unknown }).method === 'subscriptions/listen') throw standingStreamRefused();
-    const sentSession = this.sessionId;
+    // A 2026-07-28 request carries no session: only a 2025 one can learn that the session is gone.
+    const sentSession = eraOf(declaredProtocolVersion(message) ?? this.protocolVersion) === 'legacy' ? this.sessionId : undefined;
     const exchange = ownController();
-    const unfollow = followAborts(exchange, [requestSignal, this.#options.signal]);
+    const unfollow = followAborts(exchange, [requestSignal, signal, this.#options.signal]);
     this.#inFlight.add(exchange);
     let result;
     try {
       result = await postJsonRpc(this.#url, message, {
         fetch: this.#options.fetch,
-        headers: this.#headers(headers),
+        headers: this.#headers(sentSession, headers),
         timeoutMs: this.#options.timeoutMs,
         maxBytes: this.#options.maxBytes,
         resume: this.#options.resume,
@@ -233,9 +256,9 @@ export class AnswerTransport {
     if (result.answer !== undefined) this.#deliver(result.answer);
   }
 
-  /** Every later request carries `MCP-Protocol-Version: version`. The SDK calls this once the version is agreed. */
+  /** Every later request carries `MCP-Protocol-Version: version`. A client calls this once the version is agreed. */
   setProtocolVersion(version: string): void {
-    this.#protocolVersion = version;
+    this.protocolVersion = version;
   }
 
   /**
@@ -247,9 +270,12 @@ export class AnswerTransport {
   /**
    * Aborts the sends in flight, ends the session with a DELETE (a 405 is fine; a failure goes to
    * `onerror`), and calls `onclose`. Later calls do nothing.
+   * @param options.signal Ends the DELETE early when aborted (the AI SDK's `close({ signal })`),
+   *   as the transport's own `signal` does; `onclose` is still called.
    */
-  async close(): Promise<void> {
+  async close(options?: { readonly signal?: AbortSignal | undefined }): Promise<void> {
     if (this.#closed) return;
+    checkSignal('signal', options?.signal);
     this.#closed = true;
     const reason = new Error('AnswerTransport: closed');
     for (const exchange of this.#inFlight) exchange.abort(reason);
@@ -257,9 +283,9 @@ export class AnswerTransport {
       try {
         await endSession(this.#url, {
           fetch: this.#options.fetch,
-          headers: this.#headers(),
+          headers: this.#headers(this.sessionId),
           timeoutMs: this.#options.timeoutMs,
-          signal: this.#options.signal,
+          signals: [this.#options.signal, options?.signal],
           redirect: this.#options.redirect,
           authProvider: this.#options.authProvider,
         });
@@ -271,12 +297,12 @@ export class AnswerTransport {
     this.onclose?.();
   }
 
-  /** The headers of the next request: the caller's, the send's own, the session, the protocol version. */
-  #headers(sendHeaders?: Readonly<Record<string, string>>): Headers {
+  /** The headers of the next request: the caller's, the send's own, the session it carries, the protocol version. */
+  #headers(sessionId: string | undefined, sendHeaders?: Readonly<Record<string, string>>): Headers {
     const headers = new Headers(this.#options.headers);
     if (sendHeaders !== undefined) for (const [name, value] of Object.entries(sendHeaders)) headers.set(name, value);
-    if (this.sessionId !== undefined) headers.set('mcp-session-id', this.sessionId);
-    if (this.#protocolVersion !== undefined) headers.set('mcp-protocol-version', this.#protocolVersion);
+    if (sessionId !== undefined) headers.set('mcp-session-id', sessionId);
+    if (this.protocolVersion !== undefined) headers.set('mcp-protocol-version', this.protocolVersion);
     return headers;
   }
 
@@ -294,6 +320,11 @@ export class AnswerTransport {
   }
 }
 
+/** Refuses a signal that is not a real `AbortSignal`: its abort could never be seen. */
+function checkSignal(name: string, signal: unknown): void {
+  if (signal !== undefined && !isAbortSignal(signal)) throw invalid(name, 'an AbortSignal', signal);
+}
+
 /** `subscriptions/listen` opens a standing stream, which this package never holds: refused before anything is sent. */
 function standingStreamRefused(): AnswerError {
   return new AnswerError(
@@ -304,17 +335,32 @@ function standingStreamRefused(): AnswerError {
 }
 
 /**
- * A 400 that carries a JSON-RPC error response to the request is that request's answer, given to
- * `onmessage` as any error response is — as the SDK's own transport does. This is how the v2
- * Client tells a 2025-era server from a 2026 one when it probes with `server/discover`: it reads
- * the error's code (a recognised modern error, or anything else: fall back to `initialize`), and
- * it recognises an HTTP refusal thrown by a transport only as its own error class. An error with
- * `id: null` (the server could not read the id) is given the id of the request this POST carried.
+ * A refusal the client must read as an answer, given to `onmessage` as any error response is:
+ *
+ * - A 400 that carries a JSON-RPC error response to the request is that request's answer — as
+ *   the SDK's own transport delivers it. This is how the v2 Client tells a 2025-era server from a
+ *   2026 one when it probes with `server/discover`: it reads the error's code (a recognised
+ *   modern error, or anything else: fall back to `initialize`). An error with `id: null` (the
+ *   server could not read the id) is given the id of the request this POST carried.
+ * - A `server/discover` refused with another 4xx and no JSON-RPC error (401 and 403 aside: a
+ *   credential to fix, which `initialize` would meet too) is, by the 2026-07-28 revision's
+ *   backward-compatibility rule for Streamable HTTP, a server without 2026-07-28. The clients
+ *   that probe (the v2 SDK's, the AI SDK's) recognise such an HTTP refusal only as their own
+ *   transports' error classes, so the transport says it the one way every client reads: a
+ *   JSON-RPC error, `-32601` (the server has no such method), whose `data.httpStatus` is the
+ *   status. It is the only message `onmessage` gets that the server did not send.
  */
 function inBandRefusal(message: object, error: unknown): JsonRpcMessage | undefined {
-  if (!isAnswerError(error) || error.code !== 'http_status' || error.detail.status !== 400) return undefined;
-  const { answer } = error.detail;
-  const { id } = message as { id?: unknown };
-  if (answer === undefined || (typeof id !== 'string' && typeof id !== 'number')) return undefined;
-  return answer['id'] === id ? answer : { ...answer, id };
+  if (!isAnswerError(error) || error.code !== 'http_status') return undefined;
+  const { status = 0, answer } = error.detail;
+  const { id, method } = message as { id?: unknown; method?: unknown };
+  if (typeof id !== 'string' && typeof id !== 'number') return undefined;
+  if (status === 400 && answer !== undefined) return answer['id'] === id ? answer : { ...answer, id };
+  if (method !== 'server/discover' || status < 400 || status > 499 || status === 401 || status === 403) return undefined;
+  if (answer !== undefined) return answer['id'] === id ? answer : { ...answer, id };
+  return {
+    jsonrpc: '2.0',
+    id,
+    error: { code: -32601, message: `server/discover was refused with HTTP ${status} and no JSON-RPC error: the server does not speak 2026-07-28`, data: { httpStatus: status } },
+  };
 }

@@ -39,8 +39,8 @@ export function checkTimeoutMs(timeoutMs: unknown): number {
   throw invalid('timeoutMs', 'a number of milliseconds (0 or more) or Infinity', timeoutMs, RangeError);
 }
 
-/** Starts a deadline of `timeoutMs` (`Infinity` for none) that also follows `callerSignal`. */
-export function startDeadline(timeoutMs: number, callerSignal: AbortSignal | undefined): Deadline {
+/** Starts a deadline of `timeoutMs` (`Infinity` for none) that also follows each of `callerSignals`. */
+export function startDeadline(timeoutMs: number, ...callerSignals: readonly (AbortSignal | undefined)[]): Deadline {
   const controller = ownController();
   let timer: ReturnType<typeof setTimeout> | undefined;
 
@@ -52,7 +52,7 @@ export function startDeadline(timeoutMs: number, callerSignal: AbortSignal | und
     }, Math.min(left, MAX_TIMER_MS));
   };
 
-  const unfollow = followAborts(controller, [callerSignal]);
+  const unfollow = followAborts(controller, callerSignals);
   if (!controller.signal.aborted && timeoutMs !== Infinity) arm(timeoutMs);
 
   return {

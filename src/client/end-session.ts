@@ -19,8 +19,8 @@ export interface EndSessionOptions {
   readonly headers: Headers;
   /** The deadline for the DELETE, as `postJsonRpc`'s `timeoutMs` (default 30 000). */
   readonly timeoutMs?: number | undefined;
-  /** Ends the DELETE when aborted (`aborted`, or `timeout` for a `TimeoutError` reason). */
-  readonly signal?: AbortSignal | undefined;
+  /** End the DELETE when any aborts (`aborted`, or `timeout` for a `TimeoutError` reason). */
+  readonly signals?: readonly (AbortSignal | undefined)[] | undefined;
   /** Which redirects the DELETE follows, as `postJsonRpc`'s `redirect` (default `'same-origin'`). */
   readonly redirect?: RedirectPolicy | undefined;
   /** Bearer authentication for the DELETE, as for the exchanges (a 401 retried once). */
@@ -34,7 +34,7 @@ export interface EndSessionOptions {
  * @throws AnswerError `http_status` for any other status (a redirect not followed too), `timeout`, or `stream_failed`.
  */
 export async function endSession(url: string | URL, options: EndSessionOptions): Promise<number> {
-  const deadline = startDeadline(checkTimeoutMs(options.timeoutMs), options.signal);
+  const deadline = startDeadline(checkTimeoutMs(options.timeoutMs), ...(options.signals ?? []));
   try {
     if (deadline.signal.aborted) throw abortedError(deadline.signal, emptyDetail(0));
     let response: Response;
