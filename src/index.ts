@@ -9,8 +9,11 @@
  *   (`budget.ts`), and their composition, the answer reducer (`answer.ts`).
  * - `drivers/`: move a body's chunks through the reducers — `readAnswer` (`read-answer.ts`,
  *   pulling through `chunk-source.ts`), `scanEvents` and `SseEventStream`.
- * - `client/`: one exchange with an MCP server (`post-json-rpc.ts`, with `deadline.ts` and
- *   `resume.ts`) and the MCP SDK client transport built on it (`answer-transport.ts`).
+ * - `client/`: one exchange with an MCP server as a value (`exchange.ts`, over `send-request.ts`,
+ *   `authorized-request.ts`, `deadline.ts` and `resume.ts`), and the public edges on it: the
+ *   exchange alone (`post-json-rpc.ts`), the transport MCP clients take (`answer-transport.ts`),
+ *   and an MCP client of its own (`answer-client.ts`, over `negotiate.ts`, `tool-headers.ts` and
+ *   `input-required.ts`).
  * - `cli/`: the `sse-answer` command, its own entry and the one place that uses Node APIs.
  * Everything here uses web-platform globals only.
  * @packageDocumentation
@@ -57,11 +60,12 @@ export { SseEventStream } from './drivers/sse-event-stream.js';
 export type { SseEventStreamOptions } from './drivers/sse-event-stream.js';
 
 export { DEFAULT_TIMEOUT_MS } from './client/deadline.js';
+export type { ExchangeOptions } from './client/exchange-options.js';
 export { postJsonRpc } from './client/post-json-rpc.js';
 export type { FetchFunction, PostJsonRpcOptions, PostJsonRpcResult, RedirectPolicy } from './client/post-json-rpc.js';
 
 // Request metadata headers of MCP 2026-07-28 (SEP-2243): pure functions, no exchange.
-export { eraOf, MODERN_PROTOCOL_VERSION } from './client/era.js';
+export { eraOf, LEGACY_PROTOCOL_VERSION, MODERN_PROTOCOL_VERSION } from './client/era.js';
 export type { McpEra } from './client/era.js';
 export { mcpRequestHeaders } from './client/mcp-request-headers.js';
 export type { McpRequestHeadersOptions } from './client/mcp-request-headers.js';
@@ -75,12 +79,19 @@ export type {
 } from './client/mcp-param-headers.js';
 export { decodeMcpHeaderValue, encodeMcpHeaderValue } from './client/mcp-header-value.js';
 
+export { AnswerClient } from './client/answer-client.js';
+export type { AnswerClientOptions, AnswerClientRequestOptions } from './client/answer-client.js';
+export type { HandshakeAnswer, NegotiatedBy, VersionNegotiation } from './client/negotiate.js';
+export type { InputRequest, InputRequestContext, InputRequestHandler } from './client/input-required.js';
+export type { ClientInfo } from './client/request-message.js';
+
 export { AnswerTransport } from './client/answer-transport.js';
 export type { AnswerTransportOptions, AnswerTransportSendOptions, TransportMessage } from './client/answer-transport.js';
 export type { AuthProvider, UnauthorizedContext } from './client/auth-provider.js';
 export type { AuthChallenge } from './vocabulary/www-authenticate.js';
 
 export { AnswerError, isAnswerError } from './vocabulary/errors.js';
+export { quoteText } from './vocabulary/describe-value.js';
 export type { AnswerDetail, AnswerErrorCode, AnswerErrorOptions, MalformedReason, NoAnswerReason } from './vocabulary/errors.js';
 
 export type {

@@ -16,8 +16,9 @@ describe('bearerTokenFromEnv', () => {
   });
 
   test('the variable\'s value is the token', async () => {
-    const provider = bearerTokenFromEnv('MCP_TOKEN', new Headers(), { MCP_TOKEN: SECRET });
-    expect(await provider?.token()).toBe(SECRET);
+    const bearer = bearerTokenFromEnv('MCP_TOKEN', new Headers(), { MCP_TOKEN: SECRET });
+    expect(await bearer?.authProvider.token()).toBe(SECRET);
+    expect(bearer?.token).toBe(SECRET);
   });
 
   test.each([

@@ -344,7 +344,8 @@ describe('the exchange', () => {
     await expect(postJsonRpc('http://x.test/', REQUEST, { fetch: none.fetch, resume: 'yes' as never })).rejects.toThrow(TypeError);
     await expect(postJsonRpc('http://x.test/', null as never, { fetch: none.fetch })).rejects.toThrow(TypeError);
     await expect(postJsonRpc(42 as never, REQUEST, { fetch: none.fetch })).rejects.toThrow(TypeError);
-    await expect(postJsonRpc('http://x.test/', { ...REQUEST, id: Number.NaN }, { fetch: none.fetch })).rejects.toThrow(TypeError);
+    await expect(postJsonRpc('http://x.test/', { ...REQUEST, id: Number.NaN }, { fetch: none.fetch })).rejects.toThrow(RangeError);
+    await expect(postJsonRpc('http://x.test/', { ...REQUEST, id: { nested: 1 } }, { fetch: none.fetch })).rejects.toThrow(TypeError);
     expect(none.sent).toEqual([]);
   });
 

@@ -16,13 +16,17 @@ const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const TOKEN = /^[\x21-\x7e]+$/;
 
 /**
- * The `authProvider` for `--bearer-token-env NAME`, or `undefined` without the option. The
- * variable is read once, here, so that a missing or unusable token is bad usage before anything
- * is sent.
+ * The `authProvider` for `--bearer-token-env NAME` and its token (for the output never to show
+ * it), or `undefined` without the option. The variable is read once, here, so that a missing or
+ * unusable token is bad usage before anything is sent.
  * @throws UsageError for a bad name, an unset or empty variable, a value that is not a token,
  *   or an `Authorization` given with `--header` as well.
  */
-export function bearerTokenFromEnv(name: string | undefined, headers: Headers, env: NodeJS.ProcessEnv = process.env): AuthProvider | undefined {
+export function bearerTokenFromEnv(
+  name: string | undefined,
+  headers: Headers,
+  env: NodeJS.ProcessEnv = process.env,
+): { readonly authProvider: AuthProvider; readonly token: string } | undefined {
   if (name === undefined) return undefined;
   if (!NAME.test(name)) throw new UsageError(`--bearer-token-env takes the name of an environment variable (letters, digits, _), got ${JSON.stringify(name.slice(0, 64))}`);
   if (headers.has('authorization')) throw new UsageError('--bearer-token-env and --header Authorization: give one or the other');
@@ -32,5 +36,5 @@ export function bearerTokenFromEnv(name: string | undefined, headers: Headers, e
     const hint = /^bearer\s/i.test(token) ? ': set the token alone, without "Bearer "' : ' (visible ASCII characters, no spaces)';
     throw new UsageError(`--bearer-token-env: the environment variable ${name} does not hold a bearer token${hint}`);
   }
-  return { token: async () => token };
+  return { authProvider: { token: async () => token }, token };
 }

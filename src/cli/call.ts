@@ -1,49 +1,75 @@
 /**
- * `sse-answer call`: one request to a live MCP server, in the era negotiated with it (or
- * pinned): the request, the answer on stdout, and a 2025 session ended.
+ * `sse-answer call`: one request to a live MCP server through an `AnswerClient`, in the era it
+ * negotiates (or the one pinned): the era line, the request, the answer on stdout, and a 2025
+ * session ended.
  * @module
  */
 
-import { postJsonRpc, type JsonValue } from '../index.js';
-import { postOptions, type ExchangeSettings } from './exchange-settings.js';
-import { endLegacySession } from './legacy-handshake.js';
-import { modernRequest, withParamHeaders } from './modern-request.js';
-import { negotiate, negotiatedLine, type NegotiationPlan } from './negotiate.js';
-import { printFailure, printJson, printNote } from './output.js';
-import { toolDefinition } from './tool-definition.js';
+import { AnswerClient, type JsonValue, type NegotiatedBy } from '../index.js';
+import type { ClientSettings } from './client-options.js';
+import { AlsoFailed } from './also-failed.js';
+import { printFailure, printJson, printNote, printPassedOver } from './output.js';
+import { UsageError } from './usage-error.js';
 
 /** What `call` is given. */
-export interface CallCommand extends ExchangeSettings, NegotiationPlan {
+export interface CallCommand extends ClientSettings {
   readonly method: string;
   readonly params: JsonValue | undefined;
+  /** `--protocol-version`: the one version to speak. */
+  readonly pinned: string | undefined;
+  /** `false` for `--no-initialize`: no `server/discover`, no `initialize`. */
+  readonly handshake: boolean;
 }
 
-/** The id of the user's request. */
-const REQUEST_ID = 1;
-
-/** Runs the call; a session the negotiation opened is ended on every exit. */
+/**
+ * Runs the call. A failure is one line (a DELETE that fails after it joins that line); a DELETE
+ * that fails after the answer is a line of its own, and the exit code stays the answer's.
+ */
 export async function call(command: CallCommand): Promise<void> {
-  const negotiated = await negotiate(command, command);
-  // Built before the era line: array params, which have no place for _meta, are bad usage alone.
-  const modern = negotiated.era === 'modern'
-    ? { version: negotiated.version, request: modernRequest(command, REQUEST_ID, command.method, command.params, negotiated.version) }
-    : undefined;
-  printNote(negotiatedLine(negotiated));
+  const { pinned, handshake } = command;
+  const client = await AnswerClient.connect(command.url, {
+    ...command.options,
+    versionNegotiation: pinned === undefined ? 'auto' : { pin: pinned },
+    handshake,
+  });
+  let failure: unknown;
   try {
-    if (modern !== undefined) {
-      // Mcp-Param-* need the tool's definition: a conforming client sends them on every call.
-      const { version, request } = modern;
-      const name = command.method === 'tools/call' ? (request.params as { name?: unknown }).name : undefined;
-      const tool = typeof name === 'string' ? await toolDefinition(command, name, version) : undefined;
-      const headers = tool === undefined ? negotiated.headers : withParamHeaders(negotiated.headers, request, tool);
-      const { answer } = await postJsonRpc(command.url, request, postOptions(command, headers));
-      printJson(answer);
-      return;
+    // Before the era line: array params, which have no place for _meta, are bad usage alone.
+    if (client.era === 'modern' && Array.isArray(command.params)) {
+      throw new UsageError('PARAMS_JSON must be a JSON object in the 2026-07-28 era: the request carries its _meta there');
     }
-    const request = { jsonrpc: '2.0', id: REQUEST_ID, method: command.method, ...(command.params === undefined ? {} : { params: command.params }) };
-    const { answer } = await postJsonRpc(command.url, request, postOptions(command, negotiated.headers));
-    printJson(answer);
-  } finally {
-    if (negotiated.session?.sessionId != null) await endLegacySession(command, negotiated.session.headers, printFailure);
+    printNote(eraLine(client, pinned !== undefined, handshake));
+    printJson(await client.request(command.method, command.params as Parameters<AnswerClient['request']>[1], { onMessage: printPassedOver }));
+  } catch (error) {
+    failure = error;
   }
+  const ending = await client.close().then(
+    () => undefined,
+    (error: unknown) => error,
+  );
+  if (failure !== undefined) throw ending === undefined ? failure : new AlsoFailed(failure, `ending the session failed too: ${messageOf(ending)}`);
+  if (ending !== undefined) printFailure(`ending the session failed: ${messageOf(ending)}`);
+}
+
+/** The one stderr line that says what was settled. */
+function eraLine(client: AnswerClient, pinned: boolean, handshake: boolean): string {
+  return `era ${client.era} (${client.protocolVersion ?? 'no protocol version'}): ${how(client.negotiatedBy, pinned, handshake)}`;
+}
+
+function how(by: NegotiatedBy, pinned: boolean, handshake: boolean): string {
+  if (!handshake) return pinned ? 'pinned by --protocol-version, no handshake (--no-initialize)' : 'no handshake (--no-initialize)';
+  switch (by.by) {
+    case 'discover':
+      return 'negotiated by server/discover';
+    case 'initialize':
+      return by.refusal === undefined ? 'negotiated by initialize' : `server/discover refused (${by.refusal}), negotiated by initialize`;
+    case 'pin':
+      return by.initialize ? 'pinned by --protocol-version, initialize' : 'pinned by --protocol-version';
+    case 'none':
+      return 'no handshake (--no-initialize)';
+  }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }

@@ -12,8 +12,13 @@ export const EXIT_FAILED = 1;
 /** Bad usage: an unknown command or option, a value that does not parse. */
 export const EXIT_USAGE = 2;
 
-/** One exit code an `AnswerError` code. */
-export const EXIT_CODES: Readonly<Record<AnswerErrorCode, number>> = {
+/**
+ * One exit code an `AnswerError` code. The codes that say the command could not do what it was
+ * asked — `negotiation_failed` (no era to speak: an `initialize` refused, no version in common)
+ * and `invalid_tool` (a tool a 2026-07-28 client does not call) — are not listed: they exit
+ * {@link EXIT_FAILED}, and their line says it in words alone.
+ */
+export const EXIT_CODES: Readonly<Record<Exclude<AnswerErrorCode, 'negotiation_failed' | 'invalid_tool'>, number>> = {
   unsupported_content_type: 3,
   malformed_answer: 4,
   budget_exceeded: 5,
@@ -23,3 +28,8 @@ export const EXIT_CODES: Readonly<Record<AnswerErrorCode, number>> = {
   http_status: 9,
   unsupported_request: 10,
 };
+
+/** The exit code of an `AnswerError` code with one of its own; `undefined` for those that exit {@link EXIT_FAILED}. */
+export function exitCodeOf(code: AnswerErrorCode): number | undefined {
+  return Object.prototype.hasOwnProperty.call(EXIT_CODES, code) ? EXIT_CODES[code as keyof typeof EXIT_CODES] : undefined;
+}

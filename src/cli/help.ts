@@ -46,7 +46,8 @@ Usage:
 
 Exit codes:
   ${String(EXIT_ANSWERED).padStart(3)}  answered (a JSON-RPC error response is an answer too)
-  ${String(EXIT_FAILED).padStart(3)}  other failure (a file that cannot be read, initialize refused, no common version)
+  ${String(EXIT_FAILED).padStart(3)}  other failure (a file that cannot be read; negotiation_failed: initialize refused,
+       no common version; invalid_tool: a tool with invalid x-mcp-header annotations)
   ${String(EXIT_USAGE).padStart(3)}  bad usage
 ${codes.join('\n')}
 `;

@@ -8,15 +8,16 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { isAnswerError } from '../index.js';
+import { AlsoFailed } from './also-failed.js';
 import { bearerTokenFromEnv } from './bearer-token.js';
 import { call } from './call.js';
+import { clientOptions, type ClientSettings } from './client-options.js';
 import { events } from './events.js';
-import type { ExchangeSettings } from './exchange-settings.js';
-import { EXIT_CODES, EXIT_FAILED, EXIT_USAGE } from './exit-codes.js';
+import { exitCodeOf, EXIT_FAILED, EXIT_USAGE } from './exit-codes.js';
 import { helpText } from './help.js';
 import { inputFailure } from './input-failed.js';
 import { parseHeaders, parseMaxBytes, parseParams, parseProtocolVersion, parseRequestId, parseTimeout, parseUrl } from './options.js';
-import { printFailure, printJson, printPassedOver } from './output.js';
+import { neverPrint, printFailure, printJson } from './output.js';
 import { probe } from './probe.js';
 import { read } from './read.js';
 import { UsageError } from './usage-error.js';
@@ -26,9 +27,12 @@ export async function main(argv: readonly string[]): Promise<number> {
   try {
     await run(argv);
     return 0;
-  } catch (error) {
+  } catch (thrown) {
+    // A failed command whose cleanup failed too is still one line: the failure, then the rest.
+    const error = thrown instanceof AlsoFailed ? thrown.error : thrown;
+    const also = thrown instanceof AlsoFailed ? `; ${thrown.also}` : '';
     if (error instanceof UsageError) {
-      printFailure(`${error.message} (see sse-answer --help)`);
+      printFailure(`${error.message} (see sse-answer --help)${also}`);
       return EXIT_USAGE;
     }
     // An unreadable input is one failure, whichever reader carried it up.
@@ -39,11 +43,14 @@ export async function main(argv: readonly string[]): Promise<number> {
     }
     if (isAnswerError(error)) {
       // The server's JSON-RPC error that came with a bad status is still what it said.
-      if (error.detail.answer !== undefined) printJson(error.detail.answer);
-      printFailure(`${error.code}${error.reason === undefined ? '' : ` (${error.reason})`}: ${error.message}`);
-      return EXIT_CODES[error.code] ?? EXIT_FAILED;
+      if (error.code === 'http_status' && error.detail.answer !== undefined) printJson(error.detail.answer);
+      const exit = exitCodeOf(error.code);
+      // A code with an exit of its own says its name; one that exits 1 is said in words alone.
+      const code = exit === undefined ? '' : `${error.code}${error.reason === undefined ? '' : ` (${error.reason})`}: `;
+      printFailure(`${code}${error.message}${also}`);
+      return exit ?? EXIT_FAILED;
     }
-    printFailure(error instanceof Error ? error.message : String(error));
+    printFailure(`${error instanceof Error ? error.message : String(error)}${also}`);
     return EXIT_FAILED;
   }
 }
@@ -90,19 +97,18 @@ async function run(argv: readonly string[]): Promise<void> {
       if (method === undefined) throw new UsageError('call needs a URL and a METHOD');
       if (extra.length > 0) throw new UsageError(`call takes URL METHOD [PARAMS_JSON], got an extra ${JSON.stringify(extra[0])}`);
       await call({
-        ...exchangeSettings(values, parseUrl(url, 'call needs a URL and a METHOD')),
+        ...clientSettings(values, parseUrl(url, 'call needs a URL and a METHOD')),
         method,
         params: parseParams(params),
         pinned: parseProtocolVersion(values['protocol-version'] as string | undefined),
         handshake: values['no-initialize'] !== true,
-        onMessage: printPassedOver,
       });
       return;
     }
     case 'probe': {
       const { values, positionals } = parse(rest, EXCHANGE_OPTIONS);
       if (positionals.length > 1) throw new UsageError(`probe takes one URL, got an extra ${JSON.stringify(positionals[1])}`);
-      await probe(exchangeSettings(values, parseUrl(positionals[0], 'probe needs a URL')));
+      await probe(clientSettings(values, parseUrl(positionals[0], 'probe needs a URL')));
       return;
     }
     case undefined:
@@ -114,7 +120,7 @@ async function run(argv: readonly string[]): Promise<void> {
 
 type OptionSpec = Record<string, { type: 'string' | 'boolean'; multiple?: boolean }>;
 
-/** The options `call` and `probe` share, which {@link exchangeSettings} reads. */
+/** The options `call` and `probe` share, which {@link clientSettings} reads. */
 const EXCHANGE_OPTIONS: OptionSpec = {
   header: { type: 'string', multiple: true },
   timeout: { type: 'string' },
@@ -122,19 +128,28 @@ const EXCHANGE_OPTIONS: OptionSpec = {
   'bearer-token-env': { type: 'string' },
 };
 
-/** The settings `call` and `probe` share: the endpoint, `--header`, `--timeout`, `--max-bytes`, `--bearer-token-env`. */
-function exchangeSettings(values: Record<string, unknown>, url: URL): ExchangeSettings {
+/**
+ * The settings `call` and `probe` share: the endpoint, `--header`, `--timeout`, `--max-bytes`,
+ * `--bearer-token-env`. The token and the secret headers are never printed, whatever a server
+ * echoes back.
+ */
+function clientSettings(values: Record<string, unknown>, url: URL): ClientSettings {
   const headers = parseHeaders(values['header'] as string[] | undefined);
-  return {
-    url,
+  const bearer = bearerTokenFromEnv(values['bearer-token-env'] as string | undefined, headers);
+  const secret = ['authorization', 'proxy-authorization', 'cookie'].flatMap((name) => {
+    const value = headers.get(name);
+    return value === null ? [] : [value, value.slice(value.indexOf(' ') + 1)];
+  });
+  neverPrint([...secret, ...(bearer === undefined ? [] : [bearer.token])]);
+  const options = clientOptions({
     headers,
-    authProvider: bearerTokenFromEnv(values['bearer-token-env'] as string | undefined, headers),
+    authProvider: bearer?.authProvider,
     timeoutMs: parseTimeout(values['timeout'] as string | undefined),
     maxBytes: parseMaxBytes(values['max-bytes'] as string | undefined),
     clientVersion: version(),
-  };
+  });
+  return { url, options };
 }
-
 
 /** Node's own parser, strict; its complaints become usage errors. */
 function parse(args: readonly string[], options: OptionSpec): { values: Record<string, unknown>; positionals: string[] } {

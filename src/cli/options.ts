@@ -4,8 +4,7 @@
  * @module
  */
 
-import { describeValue } from '../vocabulary/describe-value.js';
-import type { JsonRpcRequestId, JsonValue } from '../index.js';
+import { quoteText, type JsonRpcRequestId, type JsonValue } from '../index.js';
 import { UsageError } from './usage-error.js';
 
 /** `--max-bytes N`: a whole number of bytes, or `Infinity`. */
@@ -13,7 +12,7 @@ export function parseMaxBytes(text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
   if (text === 'Infinity') return Infinity;
   const value = Number(text);
-  if (!/^\d+$/.test(text) || !Number.isSafeInteger(value)) throw new UsageError(`--max-bytes must be a whole number of bytes or Infinity, got ${describeValue(text)}`);
+  if (!/^\d+$/.test(text) || !Number.isSafeInteger(value)) throw new UsageError(`--max-bytes must be a whole number of bytes or Infinity, got ${quoteText(text)}`);
   return value;
 }
 
@@ -22,7 +21,7 @@ export function parseTimeout(text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
   if (text === 'Infinity') return Infinity;
   const value = Number(text);
-  if (!/^\d+(\.\d+)?$/.test(text) || !Number.isFinite(value)) throw new UsageError(`--timeout must be a number of milliseconds or Infinity, got ${describeValue(text)}`);
+  if (!/^\d+(\.\d+)?$/.test(text) || !Number.isFinite(value)) throw new UsageError(`--timeout must be a number of milliseconds or Infinity, got ${quoteText(text)}`);
   return value;
 }
 
@@ -45,11 +44,11 @@ export function parseHeaders(texts: readonly string[] | undefined): Headers {
   for (const text of texts ?? []) {
     const colon = text.indexOf(':');
     const name = colon < 0 ? '' : text.slice(0, colon).trim();
-    if (name === '') throw new UsageError(`--header must be NAME:VALUE, got ${describeValue(text)}`);
+    if (name === '') throw new UsageError(`--header must be NAME:VALUE, got ${quoteText(text)}`);
     try {
       headers.append(name, text.slice(colon + 1).trim());
     } catch {
-      throw new UsageError(`--header ${describeValue(text)} is not a valid HTTP header`);
+      throw new UsageError(`--header ${quoteText(text)} is not a valid HTTP header`);
     }
   }
   return headers;
@@ -62,7 +61,7 @@ export function parseParams(text: string | undefined): JsonValue | undefined {
   try {
     parsed = JSON.parse(text);
   } catch {
-    throw new UsageError(`PARAMS_JSON is not JSON: ${describeValue(text)}`);
+    throw new UsageError(`PARAMS_JSON is not JSON: ${quoteText(text)}`);
   }
   if (typeof parsed !== 'object' || parsed === null) throw new UsageError('PARAMS_JSON must be a JSON object or array');
   return parsed as JsonValue;
@@ -75,15 +74,15 @@ export function parseUrl(text: string | undefined, missing: string): URL {
   try {
     url = new URL(text);
   } catch {
-    throw new UsageError(`not a URL: ${describeValue(text)}`);
+    throw new UsageError(`not a URL: ${quoteText(text)}`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`the URL must be http or https, got ${describeValue(text)}`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`the URL must be http or https, got ${quoteText(text)}`);
   return url;
 }
 
 /** `--protocol-version V`: an MCP protocol version, which is a date (`YYYY-MM-DD`). */
 export function parseProtocolVersion(text: string | undefined): string | undefined {
   if (text === undefined) return undefined;
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) throw new UsageError(`--protocol-version must be a protocol version (YYYY-MM-DD, e.g. 2026-07-28), got ${describeValue(text)}`);
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) throw new UsageError(`--protocol-version must be a protocol version (YYYY-MM-DD, e.g. 2026-07-28), got ${quoteText(text)}`);
   return text;
 }

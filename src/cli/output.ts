@@ -1,27 +1,73 @@
 /**
- * What the CLI writes: results on stdout, passed-over messages as NDJSON on stderr, failures as
- * one line on stderr.
+ * What the CLI writes: results on stdout, passed-over messages as NDJSON on stderr, failures and
+ * notes as one line on stderr. Nothing it writes reaches a terminal raw: every character that
+ * could steer a terminal is escaped (in JSON, as `\u` escapes — the same JSON), every line is
+ * one line of bounded length, and the command's secrets (its bearer token) are never printed.
  * @module
  */
 
 import type { JsonRpcMessage } from '../index.js';
 
+/** What a secret is replaced by in anything the CLI prints, as the library redacts its own. */
+const REDACTED = '[redacted]';
+
+/** The longest line of text the CLI writes on stderr (a failure or a note); past it, an ellipsis. */
+const MAX_LINE = 2048;
+
+/**
+ * Characters JSON leaves raw that a terminal acts on or that reorder a line: DEL, C1 controls,
+ * bidirectional controls, line and paragraph separators. (JSON escapes C0 itself.)
+ */
+const UNSAFE_IN_JSON = /[\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]/g;
+
+/** Every character a line of text may not carry raw: the above, and C0 controls. */
+const UNSAFE_IN_TEXT = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]/g;
+
+let secrets: readonly string[] = [];
+
+/** The values no output may show: the command's bearer token, its secret headers. */
+export function neverPrint(values: readonly string[]): void {
+  secrets = values.filter((value) => value !== '');
+}
+
+function redact(text: string): string {
+  let out = text;
+  for (const secret of secrets) if (out.includes(secret)) out = out.split(secret).join(REDACTED);
+  return out;
+}
+
+/** `value` as one line of JSON, its strings redacted and its unsafe characters escaped. */
+export function jsonLine(value: unknown): string {
+  const text = JSON.stringify(value, (_key, item: unknown) => (typeof item === 'string' ? redact(item) : item));
+  return `${(text ?? 'null').replace(UNSAFE_IN_JSON, unicodeEscape)}\n`;
+}
+
 /** Writes one value as a JSON line on stdout. */
 export function printJson(value: unknown): void {
-  process.stdout.write(`${JSON.stringify(value)}\n`);
+  process.stdout.write(jsonLine(value));
 }
 
 /** Writes a passed-over message as a JSON line on stderr. */
 export function printPassedOver(message: JsonRpcMessage): void {
-  process.stderr.write(`${JSON.stringify(message)}\n`);
+  process.stderr.write(jsonLine(message));
 }
 
-/** Writes one `sse-answer: …` line on stderr. */
+/** `text` as one line for stderr: whitespace runs folded, unsafe characters escaped, secrets redacted, bounded. */
+export function textLine(text: string): string {
+  const folded = redact(text).replace(/\s*\n\s*/g, ' ').replace(UNSAFE_IN_TEXT, unicodeEscape);
+  return `sse-answer: ${folded.length > MAX_LINE ? `${folded.slice(0, MAX_LINE)}…` : folded}\n`;
+}
+
+/** Writes one `sse-answer: …` line on stderr: a failure. */
 export function printFailure(text: string): void {
-  process.stderr.write(`sse-answer: ${text.replace(/\s*\n\s*/g, ' ')}\n`);
+  process.stderr.write(textLine(text));
 }
 
 /** Writes one `sse-answer: …` line on stderr that says what the command settled (not a failure). */
 export function printNote(text: string): void {
-  process.stderr.write(`sse-answer: ${text.replace(/\s*\n\s*/g, ' ')}\n`);
+  process.stderr.write(textLine(text));
+}
+
+function unicodeEscape(char: string): string {
+  return `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`;
 }

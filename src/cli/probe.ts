@@ -2,18 +2,14 @@
  * `sse-answer probe URL`: what a person debugging a server wants at a glance, as one JSON object
  * on stdout — the era `call` would speak and its version, the versions the server supports, its
  * `serverInfo` and capabilities, whether it answers in JSON or an event stream, and in the 2025
- * era whether it issues sessions, primes its streams for resumption and accepts DELETE.
+ * era whether it issues sessions, primes its streams for resumption and accepts DELETE. Every
+ * finding comes from an `AnswerClient`: what its handshake settled, and how it was answered.
  * @module
  */
 
-import { endSession } from '../client/end-session.js';
-import { mimeEssence } from '../vocabulary/content-type.js';
-import { isAnswerError, type JsonValue, type McpEra } from '../index.js';
-import { deleteOptions, objectOf, type ExchangeSettings } from './exchange-settings.js';
-import { endLegacySession, initialize, LEGACY_PROTOCOL_VERSION, type LegacySession } from './legacy-handshake.js';
-import { discover } from './negotiate.js';
+import { AnswerClient, isAnswerError, LEGACY_PROTOCOL_VERSION, type HandshakeAnswer, type JsonValue, type McpEra } from '../index.js';
+import type { ClientSettings } from './client-options.js';
 import { printJson } from './output.js';
-import { watchResponses } from './response-watch.js';
 
 /**
  * The 2025-era versions of Streamable HTTP, newest first (2024-11-05 had the HTTP+SSE transport):
@@ -21,8 +17,8 @@ import { watchResponses } from './response-watch.js';
  */
 export const LEGACY_VERSIONS: readonly string[] = [LEGACY_PROTOCOL_VERSION, '2025-06-18', '2025-03-26'];
 
-/** How a server answers: the essence of its `Content-Type`, short for the two MCP allows. */
-export type AnswerFormat = 'json' | 'event-stream' | string | null;
+/** How a server answers: `json` or `event-stream`, the two MCP allows. */
+export type AnswerFormat = 'json' | 'event-stream' | null;
 
 /** What the server said to one era. */
 export type EraReport<Supported> = ({ readonly supported: true } & Supported) | { readonly supported: false; readonly refusal: string };
@@ -66,7 +62,7 @@ export interface ProbeReport {
 }
 
 /** Probes the server and prints the report; leaves no session open. */
-export async function probe(settings: ExchangeSettings): Promise<void> {
+export async function probe(settings: ClientSettings): Promise<void> {
   printJson(await probeReport(settings));
 }
 
@@ -74,21 +70,34 @@ export async function probe(settings: ExchangeSettings): Promise<void> {
  * The report. Refusals in the era the server does not speak are findings; a failure in the one it
  * speaks (or of both) is thrown, with the exit codes of `call`.
  */
-export async function probeReport(settings: ExchangeSettings): Promise<ProbeReport> {
-  const modern = await probeModern(settings);
-  if (!modern.supported) {
-    // Not a modern server: the 2025 handshake is the fallback, and its failure is the probe's.
-    const legacy = await probeLegacy(settings);
+export async function probeReport(settings: ClientSettings): Promise<ProbeReport> {
+  // What `call` does: server/discover, and initialize when the refusal says the server is 2025's.
+  const client = await AnswerClient.connect(settings.url, settings.options);
+  if (client.era === 'legacy') {
+    const refusal = client.negotiatedBy.by === 'initialize' ? client.negotiatedBy.refusal : undefined;
+    const legacy = await legacyFindings(settings, client);
+    const modern: EraReport<ModernFindings> = { supported: false, refusal: `server/discover: ${refusal ?? 'not asked'}` };
     return { ...summary(settings, 'legacy', legacy.protocolVersion, legacy, legacy.supportedVersions), modern, legacy };
   }
-  const legacy = await probeLegacy(settings).catch((error: unknown): EraReport<LegacyFindings> => ({ supported: false, refusal: describe(error) }));
+  const modern: ModernFindings & { readonly supported: true } = {
+    supported: true,
+    supportedVersions: client.supportedVersions,
+    answers: format(client.handshake),
+    serverInfo: client.serverInfo ?? null,
+    capabilities: client.capabilities ?? null,
+  };
+  await client.close();
+  const legacy = await AnswerClient.connect(settings.url, { ...settings.options, versionNegotiation: 'legacy' }).then(
+    (handshake) => legacyFindings(settings, handshake),
+    (error: unknown): EraReport<LegacyFindings> => ({ supported: false, refusal: describe(error) }),
+  );
   const versions = [...modern.supportedVersions, ...(legacy.supported ? legacy.supportedVersions : [])];
   return { ...summary(settings, 'modern', modern.supportedVersions[0] ?? '', modern, versions), modern, legacy };
 }
 
 /** The top of the report: the era `call` would speak, and that era's findings. */
 function summary(
-  settings: ExchangeSettings,
+  settings: ClientSettings,
   era: McpEra,
   protocolVersion: string,
   findings: ModernFindings | LegacyFindings,
@@ -105,77 +114,64 @@ function summary(
   };
 }
 
-/** `server/discover`: a modern server's findings, a legacy server's refusal, or the failure `call` would have. */
-async function probeModern(settings: ExchangeSettings): Promise<EraReport<ModernFindings>> {
-  const watch = watchResponses(settings.fetch);
-  const outcome = await discover({ ...settings, fetch: watch.fetch });
-  if (outcome.kind === 'failed') throw outcome.error;
-  if (outcome.kind === 'legacy') return { supported: false, refusal: `server/discover: ${outcome.reason}` };
-  const meta = objectOf(outcome.result['_meta']);
-  // The version call speaks first, then the others the server lists.
-  const others = outcome.supported.filter((version) => version !== outcome.version);
-  return {
-    supported: true,
-    supportedVersions: [outcome.version, ...others],
-    answers: format(watch.contentType()),
-    serverInfo: meta?.['io.modelcontextprotocol/serverInfo'] ?? null,
-    capabilities: outcome.result['capabilities'] ?? null,
-  };
-}
-
-/** `initialize` in each 2025 version; the first one's session is examined and ended. */
-async function probeLegacy(settings: ExchangeSettings): Promise<{ readonly supported: true } & LegacyFindings> {
-  const watch = watchResponses(settings.fetch);
-  const watched = { ...settings, fetch: watch.fetch };
-  const session = await initialize(watched, LEGACY_PROTOCOL_VERSION, false);
-  const primesStreams = watch.primed();
-  const acceptsDelete = session.sessionId === null ? null : await deleteAccepted(settings, session);
-  const supportedVersions = [session.version];
+/** The findings of a client connected by `initialize`: its session examined and ended, then each other 2025 version asked for. */
+async function legacyFindings(settings: ClientSettings, client: AnswerClient): Promise<{ readonly supported: true } & LegacyFindings> {
+  const protocolVersion = client.protocolVersion ?? LEGACY_PROTOCOL_VERSION;
+  const sessions = client.sessionId !== undefined;
+  const acceptsDelete = sessions ? await deleteAccepted(client) : (await client.close(), null);
+  const supportedVersions = [protocolVersion];
   for (const version of LEGACY_VERSIONS) {
-    if (supportedVersions.includes(version)) continue;
-    if (await accepts(settings, version)) supportedVersions.push(version);
+    if (!supportedVersions.includes(version) && (await accepts(settings, version))) supportedVersions.push(version);
   }
   return {
     supported: true,
-    protocolVersion: session.version,
+    protocolVersion,
     supportedVersions: supportedVersions.sort().reverse(),
-    answers: format(session.contentType),
-    serverInfo: session.result['serverInfo'] ?? null,
-    capabilities: session.result['capabilities'] ?? null,
-    sessions: session.sessionId !== null,
-    primesStreams,
+    answers: format(client.handshake),
+    serverInfo: client.serverInfo ?? null,
+    capabilities: client.capabilities ?? null,
+    sessions,
+    primesStreams: primed(client.handshake),
     acceptsDelete,
   };
 }
 
-/** Whether `initialize` asking for `version` is answered in it; the session it opens is ended. */
-async function accepts(settings: ExchangeSettings, version: string): Promise<boolean> {
-  let session: LegacySession;
+/** Whether `initialize` pinned to `version` is answered in it; the session it opens is ended. */
+async function accepts(settings: ClientSettings, version: string): Promise<boolean> {
+  let client: AnswerClient;
   try {
-    session = await initialize(settings, version, true);
+    client = await AnswerClient.connect(settings.url, { ...settings.options, versionNegotiation: { pin: version } });
   } catch {
     return false;
   }
-  if (session.sessionId !== null) await endLegacySession(settings, session.headers);
+  await client.close().catch(() => undefined);
   return true;
 }
 
 /** Ends the session: 2xx is accepted; a 405 or another refusal is not. */
-async function deleteAccepted(settings: ExchangeSettings, session: LegacySession): Promise<boolean> {
+async function deleteAccepted(client: AnswerClient): Promise<boolean> {
   try {
-    const status = await endSession(settings.url, deleteOptions(settings, session.headers));
-    return status >= 200 && status <= 299;
+    const status = await client.close();
+    return status !== undefined && status >= 200 && status <= 299;
   } catch (error) {
     if (isAnswerError(error) && error.code === 'http_status') return false;
     throw error;
   }
 }
 
-function format(contentType: string | null): AnswerFormat {
-  const essence = mimeEssence(contentType);
-  if (essence === 'application/json') return 'json';
-  if (essence === 'text/event-stream') return 'event-stream';
-  return essence ?? null;
+function format(handshake: HandshakeAnswer | undefined): AnswerFormat {
+  return handshake?.format ?? null;
+}
+
+/**
+ * Whether the handshake's stream primed: an event id came, and more events than the messages,
+ * the events that were not messages and the answer itself — an event of empty data, the priming
+ * event of 2025-11-25 ("Resumability"), which a reader of messages passes over.
+ */
+function primed(handshake: HandshakeAnswer | undefined): boolean {
+  if (handshake === undefined || handshake.format !== 'event-stream') return false;
+  const { events, messages, ignored, lastEventId } = handshake.progress;
+  return lastEventId !== '' && events > messages + ignored + 1;
 }
 
 function describe(error: unknown): string {

@@ -1,54 +1,28 @@
 /**
- * `AnswerTransport`: the MCP TypeScript SDK's client `Transport`, built on `postJsonRpc`, holding
- * no stream. It matches the SDK's interface structurally and imports nothing from the SDK, so the
- * package stays free of dependencies.
+ * `AnswerTransport`: an MCP client transport — the MCP TypeScript SDK's `Transport` and the AI
+ * SDK's `MCPTransport` — built on the exchange, holding no stream. It matches those interfaces
+ * structurally and imports nothing from either SDK, so the package stays free of dependencies.
+ * Each `send` is one exchange, planned with the transport's version and session; its outcome is
+ * delivered or thrown here, at the edge.
  * @module
  */
 
-import { followAborts, isAbortSignal, ownController } from '../drivers/abort-watch.js';
-import { checkMaxBytes } from '../reducers/budget.js';
-import { invalid, optionsObject } from '../vocabulary/check-argument.js';
-import { checkTimeoutMs } from './deadline.js';
-import { endSession } from './end-session.js';
-import { AnswerError, isAnswerError } from '../vocabulary/errors.js';
-import { emptyDetail } from './exchange-errors.js';
-import { declaredProtocolVersion, eraOf } from './era.js';
+import { ownController } from '../drivers/abort-watch.js';
+import { invalid } from '../vocabulary/check-argument.js';
+import { answerError, nothingRead, said, type Failure } from '../vocabulary/failure.js';
 import type { JsonRpcMessage } from '../vocabulary/json-rpc.js';
-import { checkAuthProvider, checkNoAuthorization, type AuthProvider } from './auth-provider.js';
-import { checkRedirect, postJsonRpc } from './post-json-rpc.js';
-import type { FetchFunction, RedirectPolicy } from './send-request.js';
+import { refusalSaysLegacy } from './discover-outcome.js';
+import { endSession } from './end-session.js';
+import { eraOf } from './era.js';
+import { checkExchangeOptions, checkSignal, type ExchangeOptions, type ExchangeSettings } from './exchange-options.js';
+import { planMessage, runExchange, type ExchangeOutcome, type PlannedMessage } from './exchange.js';
 
-/** Options for {@link AnswerTransport}. */
-export interface AnswerTransportOptions {
-  /** The `fetch` to use; default the global `fetch`. */
-  readonly fetch?: FetchFunction | undefined;
-  /** Headers sent with every request (`Authorization`, …). */
-  readonly headers?: HeadersInit | undefined;
-  /** The deadline of each exchange, in milliseconds: default 30 000; `Infinity` for none. */
-  readonly timeoutMs?: number | undefined;
-  /** The cap on the bytes read for each answer: default 16 MiB; `Infinity` for none. */
-  readonly maxBytes?: number | undefined;
-  /** Whether an answer's event stream is resumed after the server closes it early. Default `true`. */
-  readonly resume?: boolean | undefined;
-  /**
-   * Ends every exchange of the transport when aborted: the sends in flight, any later send, and
-   * the DELETE of `close()` (each as `aborted`, or `timeout` for a `TimeoutError` reason). One
-   * listener is added to it while exchanges run, however many there are.
-   */
-  readonly signal?: AbortSignal | undefined;
-  /**
-   * Which redirects each request follows: `'same-origin'` (the default), a 307 or 308 within the
-   * origin of the URL; `'error'`, none. See `postJsonRpc`'s option of the same name.
-   */
-  readonly redirect?: RedirectPolicy | undefined;
-  /**
-   * Bearer authentication for every request (each send, its resumptions, the closing DELETE), the
-   * shape of the MCP SDK v2's `AuthProvider`: `token()` before each, `onUnauthorized` awaited on
-   * a 401 and the request retried once. An OAuth provider is adapted to it first (see the auth
-   * guide). An `Authorization` in `headers` as well is a `TypeError`.
-   */
-  readonly authProvider?: AuthProvider | undefined;
-}
+/**
+ * Options for {@link AnswerTransport}: an exchange's options, for every request it sends (each
+ * send, its resumptions, the closing DELETE). Its `signal` ends them all, `close()`'s DELETE
+ * included; an OAuth provider is adapted to `authProvider` first (see the auth guide).
+ */
+export interface AnswerTransportOptions extends ExchangeOptions {}
 
 /**
  * A JSON-RPC message as `onmessage` sees it: what the server sent, exactly as parsed (a
@@ -99,28 +73,32 @@ export interface AnswerTransportSendOptions {
 
 /**
  * An MCP client transport over Streamable HTTP that holds no stream between requests:
- * `client.connect(new AnswerTransport(url))`, with the v2 SDK's `Client` or the v1 one.
+ * `client.connect(new AnswerTransport(url))` with the v2 SDK's `Client` or the v1 one, or
+ * `createMCPClient({ transport: new AnswerTransport(url) })` with the AI SDK's.
  *
- * - Each `send` is one {@link postJsonRpc}. The messages passed over before the answer
- *   (notifications, server requests) reach `onmessage` in order, then the answer does. A server
- *   request's reply is sent by the SDK as its own POST while the first read goes on.
+ * - Each `send` is one exchange, as {@link postJsonRpc} makes it. The messages passed over before
+ *   the answer (notifications, server requests) reach `onmessage` in order, then the answer does.
+ *   A server request's reply is sent by the client as its own POST while the first read goes on.
  * - The era follows the protocol version: a message that declares 2026-07-28 or later in its
  *   `_meta`, or any message after `setProtocolVersion` with such a version, is sent statelessly
  *   with the request metadata headers; an older version, with the session.
  * - 2025-11-25 and earlier: `sessionId` comes from the `initialize` response's `Mcp-Session-Id`
- *   and goes with every later request; after `setProtocolVersion`, so does
- *   `MCP-Protocol-Version`. A 404 to a request that carried the session clears `sessionId` and
- *   rejects that send with `http_status`; connect a new client to start a new session.
+ *   (whatever became of its body: `close()` ends it) and goes with every later request; after
+ *   `setProtocolVersion`, so does `MCP-Protocol-Version`. A 404 to a request that carried the
+ *   session clears `sessionId` and rejects that send with `http_status`; connect a new client to
+ *   start a new session.
  * - A 400 whose body is a JSON-RPC error response to the request is that request's answer: it
- *   reaches `onmessage` and the send resolves, as with the SDK's own transport (so the v2
- *   Client's era negotiation reads the server's error code). Any other status outside 2xx
- *   rejects the send with `http_status`.
- * - Each request has its own response stream (`hasPerRequestStream`): its `requestSignal` ends
- *   that exchange alone, which is the 2026-07-28 cancellation.
+ *   reaches `onmessage` and the send resolves, as with the SDKs' own transports (so a client's
+ *   era negotiation reads the server's error code). A `server/discover` refused with another 4xx
+ *   (401 and 403 aside) says the server does not speak 2026-07-28, and reaches `onmessage` as a
+ *   JSON-RPC error too (`-32601` when the server sent none, `data.httpStatus` its status). Any
+ *   other status outside 2xx rejects the send with `http_status`.
+ * - Each request has its own response stream (`hasPerRequestStream`): its `requestSignal` (the AI
+ *   SDK's `signal`) ends that exchange alone, which is the 2026-07-28 cancellation.
  * - `close()` aborts the sends in flight, ends a session with a DELETE, and calls `onclose` once.
  * - With an `authProvider`, every request carries its bearer token, and a 401 is answered by its
  *   `onUnauthorized` and one retry (see {@link AuthProvider}); a refusal rejects the send with
- *   `http_status`, the server's challenge in `detail.challenge`.
+ *   `http_status`, the server's challenge in `detail.challenge`. No error repeats a token sent.
  *
  * What it does not do: hold a standing stream — neither the 2025 standalone GET stream nor
  * 2026's `subscriptions/listen`, which `send` refuses (`unsupported_request`) — so server messages
@@ -168,7 +146,7 @@ export class AnswerTransport {
   readonly supportsMcpToolParameterHeaders = true;
 
   readonly #url: string | URL;
-  readonly #options: AnswerTransportOptions;
+  readonly #settings: ExchangeSettings;
   /** The exchanges in flight, each with its own controller: `close()` aborts them all. */
   readonly #inFlight = new Set<AbortController>();
   #closed = false;
@@ -177,23 +155,8 @@ export class AnswerTransport {
   constructor(url: string | URL, options: AnswerTransportOptions = {}) {
     if (typeof url !== 'string' && !(url instanceof URL)) throw invalid('url', 'a string or a URL', url);
     // Checked here, each read once, so that a bad option fails at construction, not at the first send.
-    const { fetch, headers, timeoutMs, maxBytes, resume, signal, redirect, authProvider } = optionsObject(options) as AnswerTransportOptions;
-    if (fetch !== undefined && typeof fetch !== 'function') throw invalid('fetch', 'a function', fetch);
-    checkSignal('signal', signal);
-    if (resume !== undefined && typeof resume !== 'boolean') throw invalid('resume', 'a boolean', resume);
-    const checkedAuth = checkAuthProvider(authProvider);
-    checkNoAuthorization(new Headers(headers), checkedAuth, 'options.headers'); // new Headers throws TypeError for headers fetch would refuse
+    this.#settings = checkExchangeOptions(options);
     this.#url = url;
-    this.#options = {
-      fetch,
-      headers,
-      timeoutMs: checkTimeoutMs(timeoutMs),
-      maxBytes: checkMaxBytes(maxBytes),
-      resume,
-      signal,
-      redirect: checkRedirect(redirect),
-      authProvider: checkedAuth,
-    };
   }
 
   /** Nothing to connect: each request is its own exchange. Rejects once the transport is closed. */
@@ -213,47 +176,49 @@ export class AnswerTransport {
     const { requestSignal, signal, onRequestStreamEnd, headers } = options ?? {};
     checkSignal('requestSignal', requestSignal);
     checkSignal('signal', signal);
-    if ((message as { method?: unknown }).method === 'subscriptions/listen') throw standingStreamRefused();
-    // A 2026-07-28 request carries no session: only a 2025 one can learn that the session is gone.
-    const sentSession = eraOf(declaredProtocolVersion(message) ?? this.protocolVersion) === 'legacy' ? this.sessionId : undefined;
+    const settings = this.#settings;
+    if ((message as { method?: unknown }).method === 'subscriptions/listen') throw answerError(standingStreamRefused());
+    const planned = planMessage(message, settings, {
+      version: this.protocolVersion,
+      sessionId: this.sessionId,
+      headers: headers === undefined ? undefined : new Headers(headers),
+    });
     const exchange = ownController();
-    const unfollow = followAborts(exchange, [requestSignal, signal, this.#options.signal]);
     this.#inFlight.add(exchange);
-    let result;
+    let outcome: ExchangeOutcome;
     try {
-      result = await postJsonRpc(this.#url, message, {
-        fetch: this.#options.fetch,
-        headers: this.#headers(sentSession, headers),
-        timeoutMs: this.#options.timeoutMs,
-        maxBytes: this.#options.maxBytes,
-        resume: this.#options.resume,
-        redirect: this.#options.redirect,
-        authProvider: this.#options.authProvider,
-        signal: exchange.signal,
+      outcome = await runExchange(this.#url, settings, planned, {
+        signals: [exchange.signal, requestSignal, signal],
         onMessage: (passedOver) => this.#deliver(passedOver),
       });
-    } catch (error) {
-      // The server no longer knows the session: forget it, so the next client starts anew.
-      if (sentSession !== undefined && this.sessionId === sentSession && isAnswerError(error) && error.code === 'http_status' && error.detail.status === 404) {
-        this.sessionId = undefined;
-      }
-      const refusal = inBandRefusal(message, error);
-      if (refusal !== undefined) {
-        this.#deliver(refusal);
-        return;
-      }
-      // The stream ended without the answer, and not because this side ended it.
-      if (!exchange.signal.aborted) onRequestStreamEnd?.();
-      throw error;
     } finally {
-      unfollow();
       this.#inFlight.delete(exchange);
     }
-    if ((message as { method?: unknown }).method === 'initialize') {
-      const sessionId = result.headers.get('mcp-session-id');
-      if (sessionId !== null) this.sessionId = sessionId;
+    // A session that came with the response to `initialize` is the transport's to end, whatever became of the body.
+    const issued = planned.method === 'initialize' ? outcome.headers?.get('mcp-session-id') : undefined;
+    if (issued != null) this.sessionId = issued;
+    switch (outcome.kind) {
+      case 'answered':
+        this.#deliver(outcome.answer);
+        return;
+      case 'accepted':
+        return;
+      case 'refused': {
+        // The server no longer knows the session: forget it, so the next client starts anew.
+        if (outcome.status === 404 && planned.sessionId !== undefined && this.sessionId === planned.sessionId) this.sessionId = undefined;
+        const answer = inBandRefusal(planned, outcome);
+        if (answer !== undefined) {
+          this.#deliver(answer);
+          return;
+        }
+        break;
+      }
+      case 'failed':
+        break;
     }
-    if (result.answer !== undefined) this.#deliver(result.answer);
+    // The stream ended without the answer, and not because this side ended it.
+    if (![exchange.signal, requestSignal, signal, settings.signal].some((one) => one?.aborted === true)) onRequestStreamEnd?.();
+    throw answerError(outcome.failure, settings.secrets);
   }
 
   /** Every later request carries `MCP-Protocol-Version: version`. A client calls this once the version is agreed. */
@@ -279,31 +244,14 @@ export class AnswerTransport {
     this.#closed = true;
     const reason = new Error('AnswerTransport: closed');
     for (const exchange of this.#inFlight) exchange.abort(reason);
-    if (this.sessionId !== undefined) {
-      try {
-        await endSession(this.#url, {
-          fetch: this.#options.fetch,
-          headers: this.#headers(this.sessionId),
-          timeoutMs: this.#options.timeoutMs,
-          signals: [this.#options.signal, options?.signal],
-          redirect: this.#options.redirect,
-          authProvider: this.#options.authProvider,
-        });
-      } catch (error) {
-        this.#report(error);
-      }
+    const { sessionId } = this;
+    if (sessionId !== undefined) {
+      const version = eraOf(this.protocolVersion) === 'legacy' ? this.protocolVersion : undefined;
+      const ended = await endSession(this.#url, this.#settings, sessionId, version, [options?.signal]);
+      if (ended.kind === 'failed') this.#report(answerError(ended.failure, this.#settings.secrets));
       this.sessionId = undefined;
     }
     this.onclose?.();
-  }
-
-  /** The headers of the next request: the caller's, the send's own, the session it carries, the protocol version. */
-  #headers(sessionId: string | undefined, sendHeaders?: Readonly<Record<string, string>>): Headers {
-    const headers = new Headers(this.#options.headers);
-    if (sendHeaders !== undefined) for (const [name, value] of Object.entries(sendHeaders)) headers.set(name, value);
-    if (sessionId !== undefined) headers.set('mcp-session-id', sessionId);
-    if (this.protocolVersion !== undefined) headers.set('mcp-protocol-version', this.protocolVersion);
-    return headers;
   }
 
   /** Gives a message to `onmessage`; a handler that throws must not end the read it came from. */
@@ -320,18 +268,13 @@ export class AnswerTransport {
   }
 }
 
-/** Refuses a signal that is not a real `AbortSignal`: its abort could never be seen. */
-function checkSignal(name: string, signal: unknown): void {
-  if (signal !== undefined && !isAbortSignal(signal)) throw invalid(name, 'an AbortSignal', signal);
-}
-
 /** `subscriptions/listen` opens a standing stream, which this package never holds: refused before anything is sent. */
-function standingStreamRefused(): AnswerError {
-  return new AnswerError(
-    'unsupported_request',
-    'AnswerTransport does not send subscriptions/listen: its response is a standing stream, and this transport holds none (read one with scanEvents over your own fetch)',
-    emptyDetail(0),
-  );
+function standingStreamRefused(): Failure {
+  return {
+    code: 'unsupported_request',
+    message: said`AnswerTransport does not send subscriptions/listen: its response is a standing stream, and this transport holds none (read one with scanEvents over your own fetch)`,
+    detail: nothingRead(0),
+  };
 }
 
 /**
@@ -342,22 +285,20 @@ function standingStreamRefused(): AnswerError {
  *   2026 one when it probes with `server/discover`: it reads the error's code (a recognised
  *   modern error, or anything else: fall back to `initialize`). An error with `id: null` (the
  *   server could not read the id) is given the id of the request this POST carried.
- * - A `server/discover` refused with another 4xx and no JSON-RPC error (401 and 403 aside: a
- *   credential to fix, which `initialize` would meet too) is, by the 2026-07-28 revision's
- *   backward-compatibility rule for Streamable HTTP, a server without 2026-07-28. The clients
- *   that probe (the v2 SDK's, the AI SDK's) recognise such an HTTP refusal only as their own
- *   transports' error classes, so the transport says it the one way every client reads: a
- *   JSON-RPC error, `-32601` (the server has no such method), whose `data.httpStatus` is the
- *   status. It is the only message `onmessage` gets that the server did not send.
+ * - A `server/discover` refused with another 4xx (401 and 403 aside: a credential to fix) says
+ *   the server does not speak 2026-07-28 (`discover-outcome.ts`). The clients that probe (the v2
+ *   SDK's, the AI SDK's) recognise such an HTTP refusal only as their own transports' error
+ *   classes, so the transport says it the one way every client reads: the JSON-RPC error the
+ *   server sent with it, or else a `-32601` (the server has no such method) whose
+ *   `data.httpStatus` is the status — the only message `onmessage` gets that the server did not send.
  */
-function inBandRefusal(message: object, error: unknown): JsonRpcMessage | undefined {
-  if (!isAnswerError(error) || error.code !== 'http_status') return undefined;
-  const { status = 0, answer } = error.detail;
-  const { id, method } = message as { id?: unknown; method?: unknown };
-  if (typeof id !== 'string' && typeof id !== 'number') return undefined;
-  if (status === 400 && answer !== undefined) return answer['id'] === id ? answer : { ...answer, id };
-  if (method !== 'server/discover' || status < 400 || status > 499 || status === 401 || status === 403) return undefined;
-  if (answer !== undefined) return answer['id'] === id ? answer : { ...answer, id };
+function inBandRefusal(planned: PlannedMessage, refused: Extract<ExchangeOutcome, { kind: 'refused' }>): JsonRpcMessage | undefined {
+  const id = planned.requestId;
+  if (id === undefined) return undefined;
+  const { status, answer } = refused;
+  const probe = planned.method === 'server/discover' && refusalSaysLegacy(status);
+  if (answer !== undefined && (status === 400 || probe)) return answer['id'] === id ? answer : { ...answer, id };
+  if (!probe) return undefined;
   return {
     jsonrpc: '2.0',
     id,

@@ -9,6 +9,9 @@
 /** The first protocol version of the modern, stateless era. */
 export const MODERN_PROTOCOL_VERSION = '2026-07-28';
 
+/** The newest version of the legacy era, which a client asks for in `initialize` unless one is pinned. */
+export const LEGACY_PROTOCOL_VERSION = '2025-11-25';
+
 /** The `_meta` key under which a modern request declares its protocol version. */
 export const PROTOCOL_VERSION_META = 'io.modelcontextprotocol/protocolVersion';
 

@@ -1,36 +1,21 @@
 /**
  * `postJsonRpc`: one JSON-RPC exchange over MCP Streamable HTTP — the POST, the status, the
- * answer (read by `readAnswer`), and its resumption — under one deadline and one byte cap.
+ * answer, and its resumption — under one deadline and one byte cap. The public edge of
+ * `exchange.ts`: options checked, the message planned, the outcome turned into the result or the
+ * one `AnswerError`.
  * @module
  */
 
-import { isAbortSignal } from '../drivers/abort-watch.js';
-import { checkMaxBytes } from '../reducers/budget.js';
-import { invalid, optionsObject } from '../vocabulary/check-argument.js';
-import { checkTimeoutMs, startDeadline } from './deadline.js';
-import { AnswerError, isAnswerError } from '../vocabulary/errors.js';
-import { declaredProtocolVersion, eraOf } from './era.js';
-import { abortedError, emptyDetail, endedWithoutAnswer, httpStatusError, lostRequestError, requestFailedError } from './exchange-errors.js';
-import { mcpRequestHeaders } from './mcp-request-headers.js';
-import type { JsonRpcMessage, JsonRpcRequestId, JsonRpcResponse } from '../vocabulary/json-rpc.js';
-import { ACCEPT, readAnswer } from '../drivers/read-answer.js';
-import { readResumable } from './resume.js';
-import { checkAuthProvider, checkNoAuthorization, type AuthProvider } from './auth-provider.js';
-import { sendAuthorized } from './authorized-request.js';
-import { release, type FetchFunction, type RedirectPolicy } from './send-request.js';
+import { invalid } from '../vocabulary/check-argument.js';
+import { answerError } from '../vocabulary/failure.js';
+import type { JsonRpcMessage, JsonRpcResponse } from '../vocabulary/json-rpc.js';
+import { checkExchangeOptions, type ExchangeOptions } from './exchange-options.js';
+import { planMessage, runExchange } from './exchange.js';
 
 export type { FetchFunction, RedirectPolicy } from './send-request.js';
 
-/**
- * The global `fetch`, called as a plain function (browsers refuse it as another object's
- * method), and looked up at each call: the default of every exchange.
- */
-export const globalFetch: FetchFunction = (input, init) => globalThis.fetch(input, init);
-
-/** Options for {@link postJsonRpc}. */
-export interface PostJsonRpcOptions {
-  /** The `fetch` to use; default the global `fetch`. */
-  readonly fetch?: FetchFunction | undefined;
+/** Options for {@link postJsonRpc}: an exchange's options, and where passed-over messages go. */
+export interface PostJsonRpcOptions extends ExchangeOptions {
   /**
    * Headers sent with the POST and with any GET that resumes it: `Mcp-Session-Id`,
    * `MCP-Protocol-Version`, `Authorization`, `Mcp-Param-*`, …. `Accept` and `Content-Type` are
@@ -38,40 +23,8 @@ export interface PostJsonRpcOptions {
    * and `Mcp-Name` (derived from the message), and `Mcp-Session-Id` is not sent there.
    */
   readonly headers?: HeadersInit | undefined;
-  /**
-   * The deadline for the whole exchange — connecting, headers, body, any resumption — in
-   * milliseconds: default 30 000; `Infinity` for none. When it passes the error is `timeout`.
-   */
-  readonly timeoutMs?: number | undefined;
-  /**
-   * Ends the exchange when aborted: the error is `aborted` (or `timeout` when the reason is a
-   * `TimeoutError`). One listener is added to it for the exchange and removed when it ends.
-   */
-  readonly signal?: AbortSignal | undefined;
-  /**
-   * Which redirects are followed, for the POST and any resumption GET: `'same-origin'` (the
-   * default) follows a 307 or 308 within the origin of `url`, at most five; `'error'` follows
-   * none. Any redirect not followed is `http_status`, with `detail.status` and `detail.location`.
-   */
-  readonly redirect?: RedirectPolicy | undefined;
-  /** The cap on body bytes read, over all resumed bodies: default 16 MiB; `Infinity` for none. */
-  readonly maxBytes?: number | undefined;
   /** Called with every message passed over, in order, as `readAnswer`'s `onMessage` is. */
   readonly onMessage?: ((message: JsonRpcMessage) => void) | undefined;
-  /**
-   * Whether an event stream that ends without the answer after an event id is resumed with a
-   * GET carrying `Last-Event-ID` (MCP 2025-11-25). Default `true`. A 2026-07-28 exchange never
-   * resumes: that era has no resumption.
-   */
-  readonly resume?: boolean | undefined;
-  /**
-   * Bearer authentication, the shape of the MCP SDK v2's `AuthProvider`: `token()` before every
-   * request (the POST, each resumption GET), sent as `Authorization: Bearer <token>`; on a 401,
-   * `onUnauthorized` awaited and the request retried once, within the same deadline and byte
-   * cap. A second 401, or one with no `onUnauthorized`, is `http_status` with
-   * `detail.challenge`. An `Authorization` in `headers` as well is a `TypeError`.
-   */
-  readonly authProvider?: AuthProvider | undefined;
 }
 
 /** What {@link postJsonRpc} resolves with. */
@@ -87,7 +40,6 @@ export interface PostJsonRpcResult {
   readonly headers: Headers;
 }
 
-
 /**
  * Sends one JSON-RPC message and reads its answer, holding no stream afterwards.
  *
@@ -101,177 +53,32 @@ export interface PostJsonRpcResult {
  *   `params._meta["io.modelcontextprotocol/protocolVersion"]`, else the `MCP-Protocol-Version`
  *   of `options.headers`.
  * - 2025-11-25 and earlier: an event stream that ends without the answer, after an event id, is
- *   resumed (see {@link PostJsonRpcOptions.resume}).
+ *   resumed (see {@link ExchangeOptions.resume}).
  * - 2026-07-28 and later: the request metadata headers are derived from the message
  *   ({@link mcpRequestHeaders}; pass a tool's `Mcp-Param-*` in `options.headers`), no session id is
  *   sent, nothing is resumed, and a response that breaks or ends before the answer is a
  *   `stream_failed` with `detail.reissue` (the server dropped the request). An abort closes the
  *   response stream, which is that era's cancellation of the request.
  *
- * @throws {@link AnswerError} for a failed exchange; `TypeError`/`RangeError` for bad arguments.
- *   Whatever `onMessage` throws is rethrown as it is.
+ * @throws {@link AnswerError} for a failed exchange, with no secret it sent in its message or
+ *   detail; `TypeError`/`RangeError` for bad arguments (a request id must be a string or a finite
+ *   number). Whatever `onMessage` throws is rethrown as it is.
  */
 export async function postJsonRpc(url: string | URL, message: object, options: PostJsonRpcOptions = {}): Promise<PostJsonRpcResult> {
-  const checked = checkOptions(url, message, options);
-  const body = JSON.stringify(message);
-  const requestId = requestIdOf(message);
-  const callerHeaders = new Headers(checked.headers);
-  checkNoAuthorization(callerHeaders, checked.authProvider, 'options.headers');
-  const version = declaredProtocolVersion(message) ?? callerHeaders.get('mcp-protocol-version');
-  const modern = eraOf(version) === 'modern';
-  const headers = modern ? modernHeaders(message, callerHeaders, version) : new Headers(callerHeaders);
-  headers.set('accept', ACCEPT);
-  headers.set('content-type', 'application/json');
-  // 2026-07-28 has no resumption: whatever ends a request's response early has lost the request.
-  const lost = (error: AnswerError): AnswerError => (modern && requestId !== undefined ? lostRequestError(error) : error);
-
-  const deadline = startDeadline(checked.timeoutMs, checked.signal);
-  const { signal } = deadline;
-  try {
-    if (signal.aborted) throw abortedError(signal, emptyDetail(checked.maxBytes));
-    let response: Response;
-    try {
-      const route = { fetch: checked.fetch, url, signal, redirect: checked.redirect, maxBytes: checked.maxBytes, authProvider: checked.authProvider };
-      response = await sendAuthorized(route, { method: 'POST', headers, body });
-    } catch (error) {
-      if (signal.aborted) throw abortedError(signal, emptyDetail(checked.maxBytes));
-      if (isAnswerError(error)) throw error; // a redirect not followed
-      throw lost(requestFailedError('POST', error, emptyDetail(checked.maxBytes)));
-    }
-    const { status } = response;
-    if (status < 200 || status > 299) throw await statusError(response, requestId, checked.maxBytes, signal);
-    // 202, 204 and 205 carry no answer by definition; neither does a response without a body.
-    if (requestId === undefined || status === 202 || status === 204 || status === 205 || response.body === null) {
-      release(response);
-      if (requestId !== undefined) {
-        throw new AnswerError(
-          'malformed_answer',
-          `the server accepted the request with HTTP ${status} and sent no answer`,
-          emptyDetail(checked.maxBytes, response.headers.get('content-type')),
-          { reason: 'no_message' },
-        );
-      }
-      return { answer: undefined, status, headers: response.headers };
-    }
-    let answer: JsonRpcResponse;
-    try {
-      answer = await readResumable(response, {
-        fetch: checked.fetch,
-        url,
-        headers: callerHeaders,
-        requestId,
-        maxBytes: checked.maxBytes,
-        signal,
-        onMessage: checked.onMessage,
-        resume: checked.resume && !modern,
-        redirect: checked.redirect,
-        authProvider: checked.authProvider,
-      });
-    } catch (error) {
-      if (isAnswerError(error) && (error.code === 'stream_failed' || endedWithoutAnswer(error))) throw lost(error);
-      throw error;
-    }
-    return { answer, status, headers: response.headers };
-  } finally {
-    deadline.dispose();
-  }
-}
-
-/**
- * The headers of a 2026-07-28 POST: the caller's (its `Mcp-Param-*` among them), less the
- * session id that era does not have, and the standard ones derived from the message, which must
- * match its body whatever the caller set.
- */
-function modernHeaders(message: object, callerHeaders: Headers, version: string | null): Headers {
-  const headers = new Headers(callerHeaders);
-  headers.delete('mcp-session-id');
-  // Only requests and notifications have metadata to mirror; a client sends nothing else in this era.
-  if (typeof (message as { method?: unknown }).method !== 'string') return headers;
-  mcpRequestHeaders(message, version === null ? {} : { protocolVersion: version }).forEach((value, name) => headers.set(name, value));
-  return headers;
-}
-
-/** The `http_status` error for `response`, with the JSON-RPC error its body carries, if any. */
-async function statusError(
-  response: Response,
-  requestId: JsonRpcRequestId | undefined,
-  maxBytes: number,
-  signal: AbortSignal,
-): Promise<AnswerError> {
-  let bytesRead = 0;
-  const counted =
-    response.body === null
-      ? null
-      : response.body.pipeThrough(
-          new TransformStream<Uint8Array, Uint8Array>({
-            transform(chunk, controller) {
-              bytesRead += chunk.byteLength;
-              controller.enqueue(chunk);
-            },
-          }),
-        );
-  const contentType = response.headers.get('content-type');
-  const detail = () => ({ ...emptyDetail(maxBytes, contentType), bytesRead });
-  try {
-    const answer = await readAnswer(new Response(counted, { headers: response.headers }), { requestId, maxBytes, signal });
-    return httpStatusError(response, detail(), Object.prototype.hasOwnProperty.call(answer, 'error') ? answer : undefined);
-  } catch (error) {
-    if (isAnswerError(error) && (error.code === 'aborted' || error.code === 'timeout')) throw error;
-    return httpStatusError(response, isAnswerError(error) ? { ...error.detail, bytesRead } : detail(), undefined, error);
-  }
-}
-
-/** The id of a request: a message with a string `method` and a string or number `id`. */
-function requestIdOf(message: object): JsonRpcRequestId | undefined {
-  const { method, id } = message as { method?: unknown; id?: unknown };
-  if (typeof method !== 'string') return undefined;
-  return typeof id === 'string' || typeof id === 'number' ? id : undefined;
-}
-
-interface CheckedOptions {
-  readonly fetch: FetchFunction;
-  readonly headers: HeadersInit | undefined;
-  readonly timeoutMs: number;
-  readonly signal: AbortSignal | undefined;
-  readonly maxBytes: number;
-  readonly onMessage: ((message: JsonRpcMessage) => void) | undefined;
-  readonly resume: boolean;
-  readonly redirect: RedirectPolicy;
-  readonly authProvider: AuthProvider | undefined;
-}
-
-/** Checks a `redirect` option; `undefined` is the default, `'same-origin'`. */
-export function checkRedirect(redirect: unknown): RedirectPolicy {
-  if (redirect === undefined) return 'same-origin';
-  if (redirect === 'same-origin' || redirect === 'error') return redirect;
-  throw invalid('redirect', '"same-origin" or "error"', redirect);
-}
-
-function checkOptions(url: unknown, message: unknown, options: PostJsonRpcOptions): CheckedOptions {
   if (typeof url !== 'string' && !(url instanceof URL)) throw invalid('url', 'a string or a URL', url);
-  if (typeof message !== 'object' || message === null || Array.isArray(message)) {
-    throw invalid('message', 'a JSON-RPC message object', message);
-  }
-  const { method, id } = message as { method?: unknown; id?: unknown };
-  if (typeof method === 'string' && typeof id === 'number' && !Number.isFinite(id)) {
-    throw invalid('a request id', 'a string or a finite number', id);
-  }
-  const { fetch, headers, timeoutMs, signal, maxBytes, onMessage, resume, redirect, authProvider } = optionsObject(options) as PostJsonRpcOptions;
-  if (fetch !== undefined && typeof fetch !== 'function') throw invalid('fetch', 'a function', fetch);
-  if (fetch === undefined && typeof globalThis.fetch !== 'function') throw new TypeError('there is no global fetch; pass options.fetch');
-  // The same rule as readAnswer's: only a real signal, else an abort could be lost.
-  if (signal !== undefined && !isAbortSignal(signal)) throw invalid('signal', 'an AbortSignal', signal);
+  const settings = checkExchangeOptions(options);
+  const { onMessage } = options;
   if (onMessage !== undefined && typeof onMessage !== 'function') throw invalid('onMessage', 'a function', onMessage);
-  if (resume !== undefined && typeof resume !== 'boolean') throw invalid('resume', 'a boolean', resume);
-  return {
-    fetch: fetch ?? globalFetch,
-    headers,
-    timeoutMs: checkTimeoutMs(timeoutMs),
-    signal,
-    maxBytes: checkMaxBytes(maxBytes),
-    onMessage,
-    resume: resume ?? true,
-    redirect: checkRedirect(redirect),
-    authProvider: checkAuthProvider(authProvider),
-  };
+  // The caller says the version and the session the way a 2025 client does, in its headers.
+  const planned = planMessage(message, settings, { version: settings.headers.get('mcp-protocol-version') ?? undefined });
+  const outcome = await runExchange(url, settings, planned, { onMessage });
+  switch (outcome.kind) {
+    case 'answered':
+      return { answer: outcome.answer, status: outcome.status, headers: outcome.headers };
+    case 'accepted':
+      return { answer: undefined, status: outcome.status, headers: outcome.headers };
+    case 'refused':
+    case 'failed':
+      throw answerError(outcome.failure, settings.secrets);
+  }
 }

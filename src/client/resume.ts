@@ -1,19 +1,21 @@
 /**
  * Reading one answer across resumed event streams (MCP 2025-11-25): a server may close the
  * stream of a POST after its priming event and deliver the answer later, to a GET that carries
- * `Last-Event-ID`. Every body is read by `readAnswer`, with the byte budget that is left.
+ * `Last-Event-ID`. Every body is read by the answer driver, with the byte budget that is left;
+ * what the bodies come to is one outcome, its counts over all of them.
  * @module
  */
 
+import { readAnswerOutcome, type ReadOutcome } from '../drivers/read-answer.js';
+import type { AnswerFormat, AnswerProgress } from '../reducers/answer.js';
+import type { AnswerDetail } from '../vocabulary/errors.js';
+import { said, stopped, type Failure } from '../vocabulary/failure.js';
+import type { JsonRpcMessage, JsonRpcRequestId } from '../vocabulary/json-rpc.js';
 import { mimeEssence } from '../vocabulary/content-type.js';
+import { sendAuthorized, type AuthorizedRoute } from './authorized-request.js';
 import { wait } from './deadline.js';
-import { AnswerError, isAnswerError } from '../vocabulary/errors.js';
-import { abortedError, addBody, emptyDetail, endedWithoutAnswer, httpStatusError, NO_BODIES, overBodies, type BodyTotals } from './exchange-errors.js';
-import type { JsonRpcMessage, JsonRpcRequestId, JsonRpcResponse } from '../vocabulary/json-rpc.js';
-import { readAnswer } from '../drivers/read-answer.js';
-import type { AuthProvider } from './auth-provider.js';
-import { sendAuthorized } from './authorized-request.js';
-import { release, type FetchFunction, type RedirectPolicy } from './send-request.js';
+import { refusal } from './refusal.js';
+import { release } from './send-request.js';
 
 /** How long to wait before resuming when the stream set no `retry`. */
 export const DEFAULT_RETRY_MS = 1000;
@@ -23,34 +25,45 @@ export const MAX_RESUMPTIONS_WITHOUT_PROGRESS = 3;
 
 /** What reading a resumable answer needs. */
 export interface ResumableRead {
-  /** The fetch to resume with. */
-  readonly fetch: FetchFunction;
-  /** Which redirects a resumption GET follows. */
-  readonly redirect: RedirectPolicy;
-  /** The exchange's URL. */
-  readonly url: string | URL;
-  /** The caller's headers, sent again on every GET. */
+  /** How each GET goes: the exchange's fetch, deadline, redirects and authentication. */
+  readonly route: AuthorizedRoute;
+  /** The headers of every GET: the caller's, the session, the protocol version. */
   readonly headers: Headers;
   /** The request the answer is for. */
   readonly requestId: JsonRpcRequestId;
   /** The cap over all bodies. */
   readonly maxBytes: number;
-  /** The exchange's deadline. */
-  readonly signal: AbortSignal;
   /** Passed-over messages, from every body, in order. */
   readonly onMessage: ((message: JsonRpcMessage) => void) | undefined;
   /** Whether to resume at all. */
   readonly resume: boolean;
-  /** The exchange's bearer authentication, for every GET as for the POST. */
-  readonly authProvider: AuthProvider | undefined;
+}
+
+/** The counts of the bodies read so far for one answer. */
+interface BodyTotals {
+  readonly bytesRead: number;
+  readonly events: number;
+  readonly messages: number;
+  readonly ignored: number;
+}
+
+const NO_BODIES: BodyTotals = { bytesRead: 0, events: 0, messages: 0, ignored: 0 };
+
+function addBody(totals: BodyTotals, read: Pick<AnswerProgress, keyof BodyTotals>): BodyTotals {
+  return {
+    bytesRead: totals.bytesRead + read.bytesRead,
+    events: totals.events + read.events,
+    messages: totals.messages + read.messages,
+    ignored: totals.ignored + read.ignored,
+  };
 }
 
 /**
- * Reads the answer from `response`; when an event-stream body ends without it after an event id,
- * waits the stream's `retry`, GETs the stream from that id, and reads on — while each resumption
- * brings a new event id, and a few times more without one.
+ * Reads the answer from `response`; when an event-stream body ends (or breaks) without it after
+ * an event id, waits the stream's `retry`, GETs the stream from that id, and reads on — while
+ * each resumption brings a new event id, and a few times more without one.
  */
-export async function readResumable(response: Response, read: ResumableRead): Promise<JsonRpcResponse> {
+export async function readResumable(response: Response, read: ResumableRead): Promise<ReadOutcome> {
   let totals = NO_BODIES;
   let lastEventId = '';
   let retry: number | undefined;
@@ -58,58 +71,76 @@ export async function readResumable(response: Response, read: ResumableRead): Pr
   let stalled = 0;
 
   for (;;) {
-    let error: AnswerError;
-    try {
-      return await readAnswer(response, {
-        requestId: read.requestId,
-        maxBytes: read.maxBytes - totals.bytesRead,
-        signal: read.signal,
-        onMessage: read.onMessage,
-      });
-    } catch (thrown) {
-      if (!isAnswerError(thrown)) throw thrown;
-      error = thrown;
+    const outcome = await readAnswerOutcome(response, {
+      requestId: read.requestId,
+      maxBytes: read.maxBytes - totals.bytesRead,
+      signal: read.route.signal,
+      onMessage: read.onMessage,
+    });
+    if (outcome.kind === 'answer') {
+      return resumptions === 0 ? outcome : { ...outcome, progress: { ...outcome.progress, ...addBody(totals, outcome.progress) } };
     }
-    totals = addBody(totals, error.detail);
-    const restated = (note: string): AnswerError =>
-      resumptions === 0 ? error : overBodies(error, totals, read.maxBytes, `${note} after ${resumptions} resumption${resumptions === 1 ? '' : 's'}`);
+    const { failure, format } = outcome;
+    totals = addBody(totals, failure.detail);
+    const restated = (note: string): ReadOutcome =>
+      resumptions === 0 ? outcome : failedOver(failure, totals, read.maxBytes, `${note} after ${resumptions} resumption${resumptions === 1 ? '' : 's'}`, format);
 
-    if (!read.resume || !(endedWithoutAnswer(error) || brokeMidStream(error))) throw restated('ended');
+    // A stream that ended without the answer, or broke mid-read: the server kept its events.
+    const resumable = format === 'event-stream' && (endedWithoutAnswer(failure) || failure.code === 'stream_failed');
+    if (!read.resume || !resumable) return restated('ended');
 
-    const newId = error.detail.lastEventId;
+    const newId = failure.detail.lastEventId;
     if (newId !== '' && newId !== lastEventId) {
       lastEventId = newId;
       stalled = 0;
     } else if (resumptions > 0) {
       stalled += 1;
     }
-    if (lastEventId === '') throw restated('no event id to resume from');
-    if (stalled >= MAX_RESUMPTIONS_WITHOUT_PROGRESS) throw restated('gave up: no new event id');
+    if (lastEventId === '') return restated('no event id to resume from');
+    if (stalled >= MAX_RESUMPTIONS_WITHOUT_PROGRESS) return restated('gave up: no new event id');
     const idHeader = lastEventIdHeader(lastEventId);
     if (idHeader === undefined) {
       // Said whatever the count: the caller must learn why a resumable stream was not resumed.
-      throw overBodies(error, totals, read.maxBytes, 'not resumed: its last event id has leading or trailing whitespace, which a Last-Event-ID header cannot carry');
+      return failedOver(failure, totals, read.maxBytes, 'not resumed: its last event id has leading or trailing whitespace, which a Last-Event-ID header cannot carry', format);
     }
-    retry = error.detail.retry ?? retry;
+    retry = failure.detail.retry ?? retry;
 
+    const { signal } = read.route;
     try {
-      await wait(retry ?? DEFAULT_RETRY_MS, read.signal);
+      await wait(retry ?? DEFAULT_RETRY_MS, signal);
     } catch {
-      throw abortedError(read.signal, { ...error.detail, ...totals, maxBytes: read.maxBytes });
+      return { kind: 'failed', failure: stopped(signal.reason, over(failure.detail, totals, read.maxBytes), 'the exchange'), format };
     }
-    const next = await reconnect(read, idHeader, totals);
-    if (next === undefined) throw restated('the server refused to resume the stream');
-    response = next;
+    const next = await reconnect(read, idHeader, over(failure.detail, totals, read.maxBytes));
+    if (next === undefined) return restated('the server refused to resume the stream');
+    if (next.kind === 'failed') return { kind: 'failed', failure: next.failure, format };
+    response = next.response;
     resumptions += 1;
   }
 }
 
 /**
- * A 2025-era stream that broke mid-read (a reset, a body error) is resumed as a closed one is:
- * the server kept its events, and the last id says where to pick up.
+ * Whether `failure` says an event stream's body ended without the answer — what a 2025-era
+ * stream is resumed from, and a 2026-era one has lost its request in (the format is the read's).
  */
-function brokeMidStream(error: AnswerError): boolean {
-  return error.code === 'stream_failed' && mimeEssence(error.detail.contentType) === 'text/event-stream';
+export function endedWithoutAnswer(failure: Failure): boolean {
+  return failure.code === 'malformed_answer' && (failure.reason === 'no_message' || failure.reason === 'no_response');
+}
+
+function over(detail: AnswerDetail, totals: BodyTotals, maxBytes: number): AnswerDetail {
+  return { ...detail, ...totals, maxBytes };
+}
+
+/**
+ * A failure of the last of several bodies, restated over all of them: counts summed, the cap
+ * the caller set, and for `malformed_answer` the reason over every body (`no_response` once any
+ * message came). `note` says how the resumption ended.
+ */
+function failedOver(failure: Failure, totals: BodyTotals, maxBytes: number, note: string, format: AnswerFormat | undefined): ReadOutcome {
+  const reason = failure.reason === 'no_message' && totals.messages > 0 ? 'no_response' : failure.reason;
+  const base =
+    failure.code === 'budget_exceeded' ? said`the answer's bodies went past maxBytes (${maxBytes} bytes) before the answer was complete` : failure.message;
+  return { kind: 'failed', failure: { ...failure, message: said`${base} (${note})`, detail: over(failure.detail, totals, maxBytes), reason }, format };
 }
 
 /**
@@ -125,26 +156,23 @@ export function lastEventIdHeader(id: string): string | undefined {
 }
 
 /**
- * GETs the stream from `lastEventId` (a header value); `undefined` when the server does not offer
- * it as an event stream. A 401 or 403 (after the `authProvider`'s one retry) ends the exchange as
- * `http_status` with its challenge: the caller has a credential to fix, not a stream to wait for.
+ * GETs the stream from `lastEventId` (a header value): the response when the server offers it as
+ * an event stream; `undefined` when it does not (or the GET failed), which ends the resumption
+ * like a refusal. An abort, a redirect not followed, and a 401 or 403 (after the `authProvider`'s
+ * one retry) end the exchange: the caller has a deadline, a policy or a credential to see to.
  */
-async function reconnect(read: ResumableRead, lastEventId: string, totals: BodyTotals): Promise<Response | undefined> {
+async function reconnect(read: ResumableRead, lastEventId: string, detail: AnswerDetail): Promise<{ kind: 'response'; response: Response } | { kind: 'failed'; failure: Failure } | undefined> {
   const headers = new Headers(read.headers);
   headers.set('accept', 'text/event-stream');
   headers.set('last-event-id', lastEventId);
-  let response: Response;
-  try {
-    response = await sendAuthorized(read, { method: 'GET', headers }); // a read is its own route
-  } catch (error) {
-    if (read.signal.aborted) throw abortedError(read.signal, { ...emptyDetail(read.maxBytes), ...totals });
-    if (isAnswerError(error)) throw error; // a redirect not followed ends the exchange, as for the POST
-    return undefined; // a failed GET ends the resumption like a refused one
-  }
-  if (response.ok && mimeEssence(response.headers.get('content-type')) === 'text/event-stream') return response;
+  const sent = await sendAuthorized({ ...read.route, detail }, { method: 'GET', headers });
+  if (sent.kind === 'unanswered') return undefined; // a failed GET ends the resumption like a refused one
+  if (sent.kind === 'failed') return sent;
+  const { response } = sent;
+  if (response.ok && mimeEssence(response.headers.get('content-type')) === 'text/event-stream') return sent;
   release(response);
   if (response.status === 401 || response.status === 403) {
-    throw httpStatusError(response, { ...emptyDetail(read.maxBytes, response.headers.get('content-type')), ...totals }, undefined, undefined, ' to the GET that resumes the stream');
+    return { kind: 'failed', failure: refusal(response, { ...detail, contentType: response.headers.get('content-type') }, undefined, said` to the GET that resumes the stream`) };
   }
   return undefined;
 }

@@ -1,14 +1,16 @@
 /**
  * One HTTP request of an exchange — the POST, a resumption GET, the DELETE — as the exchange's
  * rules allow it: redirects followed only within the origin the caller named, and never past the
- * deadline, whatever the caller's `fetch` does with its signal.
+ * deadline, whatever the caller's `fetch` does with its signal. Whatever keeps a request from a
+ * response — a refused redirect, a `fetch` that fails, the deadline — is a failure here, as a
+ * value, and only here.
  * @module
  */
 
-import { AnswerError } from '../vocabulary/errors.js';
 import { describeValue } from '../vocabulary/describe-value.js';
+import type { AnswerDetail } from '../vocabulary/errors.js';
+import { said, serverText, stopped, withCause, type Failure } from '../vocabulary/failure.js';
 import { invalid } from '../vocabulary/check-argument.js';
-import { emptyDetail } from './exchange-errors.js';
 
 /** The `fetch` an exchange uses: the global one, or any function with its shape. */
 export type FetchFunction = (input: string | URL, init: RequestInit) => Promise<Response>;
@@ -30,49 +32,75 @@ export interface OutgoingRequest {
   readonly body?: string | undefined;
 }
 
+/** Where and how a request of an exchange goes. */
+export interface RequestRoute {
+  readonly fetch: FetchFunction;
+  readonly url: string | URL;
+  /** The exchange's deadline. */
+  readonly signal: AbortSignal;
+  readonly redirect: RedirectPolicy;
+  /** What had been read before this request (the cap, and a resumed answer's totals), for a failure's detail. */
+  readonly detail: AnswerDetail;
+}
+
 /**
- * Sends `request` to `url` and resolves with the response that is not a followed redirect.
+ * A request's end: the response; or no response, because the request failed on its way
+ * (`unanswered`: refused, reset, DNS — `fetch` failed); or a failure of the exchange's own rules
+ * (`failed`: the deadline, a redirect not followed, the `authProvider`).
+ */
+export type Sent =
+  | { readonly kind: 'response'; readonly response: Response }
+  | { readonly kind: 'unanswered'; readonly failure: Failure }
+  | { readonly kind: 'failed'; readonly failure: Failure };
+
+/**
+ * Sends `request` to `route.url` and comes back with the response that is not a followed
+ * redirect, or with the failure.
  *
  * - `fetch` is asked not to follow redirects (`redirect: 'manual'`), so that nothing the caller
  *   gave — the body, the headers, a session id, a token — reaches an origin the caller did not
  *   name, and a POST is never turned into a GET (what 301, 302 and 303 do under `fetch`).
- * - The promise settles when the signal aborts, even if `fetch` ignores it; a response that
- *   arrives after that is released.
- * @throws the signal's reason once it aborts; `fetch`'s own error; `AnswerError` `http_status`
- *   for a redirect that is not followed (`detail.location` holds its `Location`).
+ * - It settles when the signal aborts, even if `fetch` ignores it; a response that arrives after
+ *   that is released.
  */
-export async function sendRequest(
-  fetch: FetchFunction,
-  url: string | URL,
-  request: OutgoingRequest,
-  signal: AbortSignal,
-  redirect: RedirectPolicy,
-  maxBytes: number,
-): Promise<Response> {
-  const origin = new URL(url).origin;
-  let target: string | URL = url;
+export async function sendRequest(route: RequestRoute, request: OutgoingRequest): Promise<Sent> {
+  const { signal } = route;
+  const origin = new URL(route.url).origin;
+  let target: string | URL = route.url;
   for (let redirects = 0; ; redirects += 1) {
     let pending: Promise<Response>;
     try {
       // Awaited as `await` would: a plain Response or a thenable works, and a then that throws is a rejection.
-      pending = Promise.resolve(fetch(target, { method: request.method, headers: request.headers, body: request.body ?? null, signal, redirect: 'manual' })).then(checkResponse);
+      const init = { method: request.method, headers: request.headers, body: request.body ?? null, signal, redirect: 'manual' } as const;
+      pending = Promise.resolve(route.fetch(target, init)).then(checkResponse);
     } catch (error) {
       pending = Promise.reject(error); // a fetch that throws instead of rejecting
     }
-    const response = await untilAborted(pending, signal, release);
-    if (!isRedirect(response)) return response;
+    let response: Response;
+    try {
+      response = await untilAborted(pending, signal, release);
+    } catch (error) {
+      if (signal.aborted) return { kind: 'failed', failure: stopped(signal.reason, route.detail, 'the exchange') };
+      return { kind: 'unanswered', failure: requestFailed(request.method, error, route.detail) };
+    }
+    if (!isRedirect(response)) return { kind: 'response', response };
     release(response);
     const location = response.headers.get('location');
     const next = location === null ? undefined : resolve(location, target);
     const followed =
-      redirect === 'same-origin' &&
+      route.redirect === 'same-origin' &&
       (response.status === 307 || response.status === 308) &&
       next !== undefined &&
       next.origin === origin &&
       redirects < MAX_REDIRECTS;
-    if (!followed) throw redirectRefused(request.method, response, location, redirect, redirects, maxBytes);
+    if (!followed) return { kind: 'failed', failure: redirectRefused(request.method, response, location, route, redirects) };
     target = next;
   }
+}
+
+/** A request that could not be sent or whose response never came (refused, reset, DNS): `stream_failed`, fetch's error the cause. */
+function requestFailed(method: OutgoingRequest['method'], error: unknown, detail: AnswerDetail): Failure {
+  return withCause({ code: 'stream_failed', message: said`the ${method} request failed: ${describeFailure(error)}`, detail }, error);
 }
 
 /**
@@ -98,17 +126,10 @@ function resolve(location: string, base: string | URL): URL | undefined {
   }
 }
 
-function redirectRefused(
-  method: string,
-  response: Response,
-  location: string | null,
-  policy: RedirectPolicy,
-  followed: number,
-  maxBytes: number,
-): AnswerError {
+function redirectRefused(method: OutgoingRequest['method'], response: Response, location: string | null, route: RequestRoute, followed: number): Failure {
   const status = response.type === 'opaqueredirect' ? 0 : response.status;
   const why =
-    policy === 'error'
+    route.redirect === 'error'
       ? 'redirects are refused (redirect: "error")'
       : followed >= MAX_REDIRECTS
         ? `after ${MAX_REDIRECTS} redirects`
@@ -117,12 +138,12 @@ function redirectRefused(
             ? 'without a Location'
             : 'to another origin'
           : 'that would not keep the method and body (only 307 and 308 are followed)';
-  const to = location === null ? '' : ` to ${describeValue(location)}`;
-  return new AnswerError(
-    'http_status',
-    `the server redirected the ${method} with HTTP ${status === 0 ? '3xx' : status}${to}, not followed: ${why}`,
-    { ...emptyDetail(maxBytes, response.headers.get('content-type')), status, location: location ?? undefined },
-  );
+  const to = location === null ? said`` : said` to ${serverText(location)}`;
+  return {
+    code: 'http_status',
+    message: said`the server redirected the ${method} with HTTP ${status === 0 ? '3xx' : String(status)}${to}, not followed: ${why}`,
+    detail: { ...route.detail, contentType: response.headers.get('content-type'), status, location: location ?? undefined },
+  };
 }
 
 /**
@@ -158,4 +179,10 @@ export function untilAborted<T>(pending: Promise<T>, signal: AbortSignal, late: 
 /** Releases a response that is not read. */
 export function release(response: Response): void {
   void response.body?.cancel().catch(() => undefined);
+}
+
+/** A failed request for a message: fetch's own error, and its cause (ECONNREFUSED, …), which says what happened. */
+function describeFailure(value: unknown): string {
+  const cause: unknown = value instanceof Error ? value.cause : undefined;
+  return cause instanceof Error ? `${describeValue(value)} (${describeValue(cause)})` : describeValue(value);
 }

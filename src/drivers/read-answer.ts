@@ -6,6 +6,9 @@
  * Its one promise besides the answer: it holds no stream. Every exit — answered, refused, over
  * budget, aborted, failed, or a throwing `onMessage` — leaves the body cancelled (returned,
  * destroyed) or fully read, with no reader locked and no read pending.
+ *
+ * A read settles through a {@link Settle}: the public entries throw an `AnswerError`; the
+ * exchange (`readAnswerOutcome`) takes the outcome as a value, with how the answer was read.
  * @module
  */
 
@@ -24,7 +27,8 @@ import { invalid } from '../vocabulary/check-argument.js';
 import { ANY_BODY, discard, STREAM_BODY, type BodyShape, type ByteSource, type Chunks } from './chunk-source.js';
 import { mimeEssence } from '../vocabulary/content-type.js';
 import { describeValue } from '../vocabulary/describe-value.js';
-import { abortError, AnswerError, type AnswerDetail, type MalformedReason } from '../vocabulary/errors.js';
+import type { AnswerDetail, MalformedReason } from '../vocabulary/errors.js';
+import { answerError, said, serverText, stopped, withCause, type Failure } from '../vocabulary/failure.js';
 import type { JsonRpcMessage, JsonRpcResponse } from '../vocabulary/json-rpc.js';
 import { checkReadAnswerOptions, type CheckedOptions, type ReadAnswerOptions } from './read-options.js';
 
@@ -60,11 +64,8 @@ const READING = 'reading the answer';
  */
 export function readAnswer(response: Response, options?: ReadAnswerOptions): Promise<JsonRpcResponse> {
   try {
-    if (typeof response !== 'object' || response === null || typeof response.headers?.get !== 'function') {
-      throw invalid('response', 'a fetch Response', response);
-    }
-    if (response.bodyUsed) throw new TypeError('the response body has already been read');
-    return readBody(STREAM_BODY, response.body, response.headers.get('content-type'), options);
+    checkResponse(response);
+    return readBody(STREAM_BODY, response.body, response.headers.get('content-type'), checkReadAnswerOptions(options), THROWING);
   } catch (error) {
     return Promise.reject(error);
   }
@@ -91,24 +92,71 @@ export function readAnswerBody(
   options?: ReadAnswerOptions,
 ): Promise<JsonRpcResponse> {
   try {
-    return readBody(ANY_BODY, body, contentType, options);
+    return readBody(ANY_BODY, body, contentType, checkReadAnswerOptions(options), THROWING);
   } catch (error) {
     return Promise.reject(error);
   }
 }
 
+/** What a read comes to, as a value: the answer and how it was read, or why there is none. */
+export type ReadOutcome =
+  | { readonly kind: 'answer'; readonly answer: JsonRpcResponse; readonly progress: AnswerProgress; readonly format: AnswerFormat }
+  /** `format`: how the body was framed, where it was read at all. */
+  | { readonly kind: 'failed'; readonly failure: Failure; readonly format: AnswerFormat | undefined };
+
 /**
- * The checks and refusals of both entry points, then the read. The entry points are plain
- * functions that turn a throw here into a rejection: an async layer around `readFormat` would
- * add a promise and its microtask turns to every read, and a small answer's read is mostly those.
+ * {@link readAnswer} for the exchange: the same read, whose outcome is a value. Only the
+ * caller's own errors are thrown: a bad argument, and what `onMessage` throws.
  */
-function readBody<B extends ByteSource>(
+export function readAnswerOutcome(response: Response, options: CheckedOptions): Promise<ReadOutcome> {
+  checkResponse(response);
+  return readBody(STREAM_BODY, response.body, response.headers.get('content-type'), options, AS_VALUE);
+}
+
+/**
+ * How a read settles: with the answer and what was read, or with a failure. An object with two
+ * methods rather than a promise chain after the read: a small answer's read is mostly promises
+ * and microtask turns, and a `.then` per read would add one of each.
+ */
+interface Settle<R> {
+  answer(answer: JsonRpcResponse, progress: AnswerProgress, format: AnswerFormat): R;
+  failed(failure: Failure, format: AnswerFormat | undefined): R;
+}
+
+/** The public entries' settle: the answer, or the failure thrown as an `AnswerError`. */
+const THROWING: Settle<JsonRpcResponse> = {
+  answer: (answer) => answer,
+  failed(failure) {
+    throw answerError(failure);
+  },
+};
+
+/** The exchange's settle: the outcome as a value. */
+const AS_VALUE: Settle<ReadOutcome> = {
+  answer: (answer, progress, format) => ({ kind: 'answer', answer, progress, format }),
+  failed: (failure, format) => ({ kind: 'failed', failure, format }),
+};
+
+/** Refuses what is not a fetch `Response` with a body still to read. */
+function checkResponse(response: Response): void {
+  if (typeof response !== 'object' || response === null || typeof response.headers?.get !== 'function') {
+    throw invalid('response', 'a fetch Response', response);
+  }
+  if (response.bodyUsed) throw new TypeError('the response body has already been read');
+}
+
+/**
+ * The checks and refusals of every entry point, then the read. The entry points are plain
+ * functions that turn a throw here into a rejection: an async layer around `readFormat` would
+ * add a promise and its microtask turns to every read.
+ */
+function readBody<B extends ByteSource, R>(
   shape: BodyShape<B>,
   body: B | null,
   contentType: string | null | undefined,
-  options: ReadAnswerOptions | undefined,
-): Promise<JsonRpcResponse> {
-  const checked = checkReadAnswerOptions(options);
+  checked: CheckedOptions,
+  settle: Settle<R>,
+): Promise<R> {
   if (body !== null && !shape.accepts(body)) throw invalid('body', `${shape.what} or null`, body);
   if (contentType != null && typeof contentType !== 'string') throw invalid('contentType', 'a string or null', contentType);
   const header = contentType ?? null;
@@ -117,27 +165,34 @@ function readBody<B extends ByteSource>(
   if (signal !== undefined && isAborted(signal)) {
     const reason = abortReason(signal);
     if (body !== null) discard(shape, body, reason);
-    throw abortError(reason, detail(header, checked.maxBytes, undefined), READING);
+    return settled(settle, stopped(reason, detail(header, checked.maxBytes, undefined), READING), format);
   }
   if (format === undefined) {
     if (body !== null) discard(shape, body);
-    const got = header === null ? 'no content type' : `content type ${describeValue(header)}`;
-    throw new AnswerError(
-      'unsupported_content_type',
-      `expected an answer as application/json or text/event-stream, got ${got}; the body was not read`,
-      detail(header, checked.maxBytes, undefined),
-    );
+    const got = header === null ? said`no content type` : said`content type ${serverText(header)}`;
+    const failure: Failure = {
+      code: 'unsupported_content_type',
+      message: said`expected an answer as application/json or text/event-stream, got ${got}; the body was not read`,
+      detail: detail(header, checked.maxBytes, undefined),
+    };
+    return settled(settle, failure, undefined);
   }
-  return readFormat(body === null ? null : shape.open(body, signal), format, header, checked);
+  return readFormat(body === null ? null : shape.open(body, signal), format, header, checked, settle);
+}
+
+/** A read settled before it began: a promise of the settle's value (a throwing settle rejects it). */
+function settled<R>(settle: Settle<R>, failure: Failure, format: AnswerFormat | undefined): Promise<R> {
+  return new Promise((resolve) => resolve(settle.failed(failure, format)));
 }
 
 /** Reads a body whose format is known, with checked options; releases the body on every exit. */
-async function readFormat(
+async function readFormat<R>(
   chunks: Chunks | null,
   format: AnswerFormat,
   header: string | null,
   { requestId, maxBytes, signal, onMessage }: CheckedOptions,
-): Promise<JsonRpcResponse> {
+  settle: Settle<R>,
+): Promise<R> {
   let state = answerStart({ format, requestId, maxBytes });
   let cancelReason: unknown;
   if (chunks === null) return end(); // no body at all reads as an empty one
@@ -150,34 +205,36 @@ async function readFormat(
       } catch (error) {
         // A body fetched with the same signal errors with the abort reason before our watcher
         // runs: that is an abort, not a failed stream.
-        if (signal !== undefined && isAborted(signal)) throw stopped(signal);
-        throw new AnswerError('stream_failed', `the response body failed while being read: ${describeValue(error)}`, detailOf(), {
-          cause: error,
-        });
+        if (signal !== undefined && isAborted(signal)) return settle.failed(stoppedBy(signal), format);
+        return settle.failed(withCause({ code: 'stream_failed', message: said`the response body failed while being read: ${describeValue(error)}`, detail: detailOf() }, error), format);
       }
       // Checked after every read: a chunk already queued, or the body's end, does not outrun an abort.
-      if (signal !== undefined && isAborted(signal)) throw stopped(signal);
+      if (signal !== undefined && isAborted(signal)) return settle.failed(stoppedBy(signal), format);
       if (chunk === undefined) return end();
       const read = answer(state, chunk);
       state = read.state;
-      report(read.messages);
-      if (read.outcome !== undefined) return settle(read.outcome, format, detailOf);
+      const stop = report(read.messages);
+      if (stop !== undefined) return settle.failed(stop, format);
+      if (read.outcome !== undefined) return outcome(read.outcome);
     }
   } finally {
     chunks.close(cancelReason);
   }
 
   /** Ends the body: what was pending is dispatched and reported, then the outcome settles. */
-  function end(): JsonRpcResponse {
+  function end(): R {
     const ended = answerEnd(state);
     state = ended.state;
-    report(ended.messages);
-    return settle(ended.outcome, format, detailOf);
+    const stop = report(ended.messages);
+    return stop !== undefined ? settle.failed(stop, format) : outcome(ended.outcome);
   }
 
-  /** Gives each message to `onMessage`; the signal is checked after every call, as it may abort it. */
-  function report(messages: readonly JsonRpcMessage[]): void {
-    if (onMessage === undefined) return;
+  /**
+   * Gives each message to `onMessage`; the signal is checked after every call, as it may abort
+   * it: the failure of that stop is returned. What `onMessage` throws goes up as it is.
+   */
+  function report(messages: readonly JsonRpcMessage[]): Failure | undefined {
+    if (onMessage === undefined) return undefined;
     for (const message of messages) {
       try {
         onMessage(message);
@@ -185,14 +242,21 @@ async function readFormat(
         cancelReason = error;
         throw error;
       }
-      if (signal !== undefined && isAborted(signal)) throw stopped(signal);
+      if (signal !== undefined && isAborted(signal)) return stoppedBy(signal);
     }
+    return undefined;
   }
 
-  /** The error for an aborted signal, with what had been read; the body is released with its reason. */
-  function stopped(aborted: AbortSignal): AnswerError {
+  /** The failure of a stop by `aborted`, with what had been read; the body is released with its reason. */
+  function stoppedBy(aborted: AbortSignal): Failure {
     cancelReason = abortReason(aborted);
-    return abortError(cancelReason, detailOf(), READING);
+    return stopped(cancelReason, detailOf(), READING);
+  }
+
+  /** The answer, or the failure that says why there is none: only a failure reads what had been read. */
+  function outcome(found: AnswerOutcome): R {
+    if (found.kind === 'answer') return settle.answer(found.answer, answerProgress(state), format);
+    return settle.failed(failureOf(found, format, detailOf()), format);
   }
 
   function detailOf(): AnswerDetail {
@@ -206,35 +270,25 @@ function formatOf(essence: string | undefined): AnswerFormat | undefined {
   return undefined;
 }
 
-/** The answer, or the error that says why there is none: only an error reads what had been read. */
-function settle(outcome: AnswerOutcome, format: AnswerFormat, detailOf: () => AnswerDetail): JsonRpcResponse {
-  if (outcome.kind === 'answer') return outcome.answer;
-  const detail = detailOf();
-  switch (outcome.kind) {
-    case 'budget_exceeded':
-      throw new AnswerError(
-        'budget_exceeded',
-        `the answer's body went past maxBytes (${detail.maxBytes} bytes) before the answer was complete`,
-        detail,
-      );
-    case 'malformed_answer':
-      throw new AnswerError('malformed_answer', malformedMessage(outcome.reason, format, detail), detail, {
-        reason: outcome.reason,
-        cause: outcome.cause,
-      });
+/** The failure of a body that ended over budget or without an answer. */
+function failureOf(outcome: Exclude<AnswerOutcome, { kind: 'answer' }>, format: AnswerFormat, detail: AnswerDetail): Failure {
+  if (outcome.kind === 'budget_exceeded') {
+    return { code: 'budget_exceeded', message: said`the answer's body went past maxBytes (${detail.maxBytes} bytes) before the answer was complete`, detail };
   }
+  const failure = { code: 'malformed_answer', message: malformedMessage(outcome.reason, format, detail), detail, reason: outcome.reason } as const;
+  return outcome.cause === undefined ? failure : withCause(failure, outcome.cause);
 }
 
-function malformedMessage(reason: MalformedReason, format: AnswerFormat, detail: AnswerDetail): string {
+function malformedMessage(reason: MalformedReason, format: AnswerFormat, detail: AnswerDetail): Failure['message'] {
   const kind = format === 'json' ? 'application/json' : 'text/event-stream';
-  const seen = format === 'json' ? '' : ` (${count(detail.events, 'event')}, last event id ${describeValue(detail.lastEventId)})`;
+  const seen = format === 'json' ? said`` : said` (${count(detail.events, 'event')}, last event id ${serverText(detail.lastEventId)})`;
   switch (reason) {
     case 'invalid_json':
-      return `the application/json body is not valid JSON`;
+      return said`the application/json body is not valid JSON`;
     case 'no_message':
-      return `the ${kind} body ended without a JSON-RPC message${seen}`;
+      return said`the ${kind} body ended without a JSON-RPC message${seen}`;
     case 'no_response':
-      return `the ${kind} body ended with ${count(detail.messages, 'JSON-RPC message')} but no response to the request${seen}`;
+      return said`the ${kind} body ended with ${count(detail.messages, 'JSON-RPC message')} but no response to the request${seen}`;
   }
 }
 

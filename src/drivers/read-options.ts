@@ -6,7 +6,7 @@
 
 import { isAbortSignal } from './abort-watch.js';
 import { checkMaxBytes } from '../reducers/budget.js';
-import { invalid, optionsObject } from '../vocabulary/check-argument.js';
+import { checkRequestId, invalid, optionsObject } from '../vocabulary/check-argument.js';
 import type { JsonRpcMessage, JsonRpcRequestId } from '../vocabulary/json-rpc.js';
 
 /** Options for {@link readAnswer} and {@link readAnswerBody}. */
@@ -55,11 +55,8 @@ export interface CheckedOptions {
  */
 export function checkReadAnswerOptions(options: unknown): CheckedOptions {
   const { requestId, maxBytes, signal, onMessage } = optionsObject(options) as Record<keyof ReadAnswerOptions, unknown>;
-  if (requestId !== undefined && typeof requestId !== 'string' && typeof requestId !== 'number') {
-    throw invalid('requestId', 'a string or a number', requestId);
-  }
-  if (typeof requestId === 'number' && !Number.isFinite(requestId)) throw invalid('requestId', 'a finite number', requestId, RangeError);
+  if (requestId !== undefined) checkRequestId('requestId', requestId);
   if (signal !== undefined && !isAbortSignal(signal)) throw invalid('signal', 'an AbortSignal', signal);
   if (onMessage !== undefined && typeof onMessage !== 'function') throw invalid('onMessage', 'a function', onMessage);
-  return { requestId, maxBytes: checkMaxBytes(maxBytes), signal, onMessage: onMessage as CheckedOptions['onMessage'] };
+  return { requestId: requestId as CheckedOptions['requestId'], maxBytes: checkMaxBytes(maxBytes), signal, onMessage: onMessage as CheckedOptions['onMessage'] };
 }

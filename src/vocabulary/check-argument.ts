@@ -25,3 +25,14 @@ export function optionsObject(options: unknown): object {
   if (typeof options !== 'object' || options === null) throw invalid('options', 'an object', options);
   return options;
 }
+
+/**
+ * The one rule for a JSON-RPC request id the package is given (an option, or a message's `id`):
+ * a string or a finite number — a `TypeError` for another type, a `RangeError` for `NaN` or an
+ * infinity, which JSON cannot carry.
+ */
+export function checkRequestId(name: string, id: unknown): string | number {
+  if (typeof id !== 'string' && typeof id !== 'number') throw invalid(name, 'a string or a number', id);
+  if (typeof id === 'number' && !Number.isFinite(id)) throw invalid(name, 'a finite number', id, RangeError);
+  return id;
+}

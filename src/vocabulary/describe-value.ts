@@ -1,12 +1,21 @@
 /**
  * A value as an error message shows it: a string quoted, an Error by its name and message, other
- * objects by their tag — and never more than a short prefix of any text, so that a 1 MiB chunk
- * or reason does not become a 1 MiB message.
+ * objects by their tag — never more than a short prefix of any text, so that a 1 MiB chunk or
+ * reason does not become a 1 MiB message, and with every character that could steer a terminal
+ * or reorder what it shows escaped, so that a message printed raw shows what it says.
  * @module
  */
 
 /** The most characters of any one text that a description quotes. */
-const PREFIX = 64;
+export const PREFIX = 64;
+
+/**
+ * Characters `JSON.stringify` leaves raw that a message never carries: DEL, C1 controls (CSI
+ * among them), the bidirectional controls and the line and paragraph separators (they reorder or
+ * break a line). JSON escapes the rest: C0 controls (ESC, CR, BS …), quotes, backslashes and
+ * lone surrogates.
+ */
+const UNSAFE = /[\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]/g;
 
 /** `value` for an error message, at most about {@link PREFIX} characters of it. Never throws. */
 export function describeValue(value: unknown): string {
@@ -18,29 +27,44 @@ export function describeValue(value: unknown): string {
 }
 
 function describe(value: unknown): string {
-  if (typeof value === 'string') return quote(value);
+  if (typeof value === 'string') return quoteText(value);
   if (value instanceof Error) {
-    const name = prefix(String(value.name));
-    const message = prefix(String(value.message));
+    const name = prefixText(String(value.name));
+    const message = prefixText(String(value.message));
     return message === '' ? name : `${name}: ${message}`;
   }
   if (typeof value === 'function') return 'a function';
-  if (typeof value === 'object' && value !== null) return prefix(Object.prototype.toString.call(value));
-  return prefix(String(value)); // number, bigint, boolean, symbol, null, undefined
+  if (typeof value === 'object' && value !== null) return prefixText(Object.prototype.toString.call(value));
+  return prefixText(String(value)); // number, bigint, boolean, symbol, null, undefined
 }
 
-/** A string, JSON-quoted; a long one is cut, with an ellipsis inside the quotes. */
-function quote(text: string): string {
-  if (text.length <= PREFIX) return JSON.stringify(text);
-  return `${JSON.stringify(cut(text)).slice(0, -1)}…"`;
+/**
+ * A text for a message or a terminal, in double quotes: its first 64 characters (an ellipsis
+ * inside the quotes says it was cut), with quotes, backslashes and every character that could
+ * steer a terminal or reorder a line — C0 and C1 controls, DEL, bidirectional controls, line and
+ * paragraph separators, lone surrogates — escaped (`\n`, `\u001b`, …) as JSON writes them. The
+ * package's own messages quote server text this way; use it to show a value an error carries
+ * (`detail.lastEventId`, `detail.location`), which is data as received.
+ */
+export function quoteText(text: string): string {
+  const cut = cutText(text);
+  return `"${escapeText(cut)}${cut.length < text.length ? '…' : ''}"`;
 }
 
-function prefix(text: string): string {
-  return text.length <= PREFIX ? text : `${cut(text)}…`;
+/** A text for a message, unquoted: its first {@link PREFIX} characters and an ellipsis when cut, escaped as {@link quoteText} escapes. */
+export function prefixText(text: string): string {
+  const cut = cutText(text);
+  return `${escapeText(cut)}${cut.length < text.length ? '…' : ''}`;
 }
 
 /** The first PREFIX characters, without splitting a surrogate pair at the cut. */
-function cut(text: string): string {
+function cutText(text: string): string {
+  if (text.length <= PREFIX) return text;
   const end = (text.charCodeAt(PREFIX - 1) & 0xfc00) === 0xd800 ? PREFIX - 1 : PREFIX;
   return text.slice(0, end);
+}
+
+/** `text` as the inside of a JSON string, with what JSON leaves raw but a terminal acts on escaped too. */
+function escapeText(text: string): string {
+  return JSON.stringify(text).slice(1, -1).replace(UNSAFE, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }

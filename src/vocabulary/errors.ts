@@ -4,7 +4,6 @@
  * @module
  */
 
-import { describeValue } from './describe-value.js';
 import type { JsonRpcResponse } from './json-rpc.js';
 import type { AuthChallenge } from './www-authenticate.js';
 
@@ -26,8 +25,16 @@ export type MalformedReason = NoAnswerReason | 'invalid_json';
  *   or fetch's error is the `cause`; see {@link AnswerDetail.reissue}.
  * - `http_status`: the server answered a request with a status outside 2xx; see
  *   {@link AnswerDetail.status} and {@link AnswerDetail.answer}.
- * - `unsupported_request`: (`AnswerTransport`) a request this package does not send, refused
- *   before anything is sent: `subscriptions/listen` opens a standing stream, which it never holds.
+ * - `unsupported_request`: (`AnswerTransport`, `AnswerClient`) a request this package does not
+ *   send, refused before anything is sent: `subscriptions/listen` opens a standing stream, which
+ *   it never holds.
+ * - `invalid_tool`: (`AnswerClient`) a 2026-07-28 `tools/call` of a tool whose `x-mcp-header`
+ *   annotations are invalid: a client excludes such a tool and never calls it, so it is refused
+ *   before anything is sent.
+ * - `negotiation_failed`: (`AnswerClient.connect`) no era to speak: the server offers no protocol
+ *   version in common, refused `server/discover` with a 2026-07-28 error, or answered
+ *   `initialize` without accepting it (or in another version than the one pinned);
+ *   `detail.answer` holds what it answered, if it was a JSON-RPC response.
  */
 export type AnswerErrorCode =
   | 'unsupported_content_type'
@@ -37,7 +44,9 @@ export type AnswerErrorCode =
   | 'timeout'
   | 'stream_failed'
   | 'http_status'
-  | 'unsupported_request';
+  | 'unsupported_request'
+  | 'invalid_tool'
+  | 'negotiation_failed';
 
 /** What had been read when the error happened. */
 export interface AnswerDetail {
@@ -61,7 +70,10 @@ export interface AnswerDetail {
   readonly status?: number | undefined;
   /** For `http_status` of a redirect that was not followed: the `Location` it named, as sent. */
   readonly location?: string | undefined;
-  /** For `http_status`: the JSON-RPC error response the server sent with that status, if any. */
+  /**
+   * For `http_status`: the JSON-RPC error response the server sent with that status, if any; for
+   * `negotiation_failed`: the server's answer to the handshake, if any.
+   */
   readonly answer?: JsonRpcResponse | undefined;
   /**
    * For `stream_failed` in a 2026-07-28 (stateless) exchange: `true` — the response broke or
@@ -119,23 +131,4 @@ export class AnswerError extends Error {
  */
 export function isAnswerError(value: unknown): value is AnswerError {
   return typeof value === 'object' && value !== null && (value as { [BRAND]?: unknown })[BRAND] === true;
-}
-
-/**
- * The error for a stop by a signal: `timeout` when the abort reason is a `TimeoutError` (as
- * `AbortSignal.timeout` gives), `aborted` otherwise. `doing` names what stopped, as in
- * "reading the answer" or "the exchange".
- */
-export function abortError(reason: unknown, detail: AnswerDetail, doing: string): AnswerError {
-  const timedOut = isTimeout(reason);
-  const message = timedOut ? `${doing} timed out` : `${doing} was aborted: ${describeValue(reason)}`;
-  return new AnswerError(timedOut ? 'timeout' : 'aborted', message, detail, { cause: reason });
-}
-
-function isTimeout(reason: unknown): boolean {
-  try {
-    return typeof reason === 'object' && reason !== null && (reason as { name?: unknown }).name === 'TimeoutError';
-  } catch {
-    return false; // a reason whose name getter throws is no deadline
-  }
 }

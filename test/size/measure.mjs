@@ -12,6 +12,8 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 export const IMPORTS = {
   scanner: "export { scan, scanEnd, scanStart } from './dist/index.js';",
   readAnswer: "export { readAnswer } from './dist/index.js';",
+  AnswerTransport: "export { AnswerTransport } from './dist/index.js';",
+  AnswerClient: "export { AnswerClient } from './dist/index.js';",
   root: "export * from './dist/index.js';",
 };
 
@@ -40,8 +42,8 @@ export async function measure() {
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const sizes = await measure();
-  console.log('import'.padEnd(12), 'minified'.padStart(9), 'gzipped'.padStart(9), 'limit'.padStart(7));
+  console.log('import'.padEnd(16), 'minified'.padStart(9), 'gzipped'.padStart(9), 'limit'.padStart(7));
   for (const [name, size] of Object.entries(sizes)) {
-    console.log(name.padEnd(12), String(size.minified).padStart(9), String(size.gzipped).padStart(9), String(LIMITS[name]).padStart(7));
+    console.log(name.padEnd(16), String(size.minified).padStart(9), String(size.gzipped).padStart(9), String(LIMITS[name]).padStart(7));
   }
 }

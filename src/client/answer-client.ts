@@ -1,0 +1,316 @@
+/**
+ * `AnswerClient`: an MCP client in both eras with no SDK — the era negotiated, a 2025 session
+ * held (or none), requests answered and their streams let go, tool parameter headers mirrored,
+ * the server's requests for input answered. Every exchange is the one `postJsonRpc` makes; its
+ * outcome becomes a result or an `AnswerError` here, at the edge.
+ * @module
+ */
+
+import { followAborts, ownController } from '../drivers/abort-watch.js';
+import { invalid } from '../vocabulary/check-argument.js';
+import { answerError, nothingRead, said, type Failure } from '../vocabulary/failure.js';
+import type { JsonObject, JsonRpcMessage, JsonRpcResponse } from '../vocabulary/json-rpc.js';
+import { endSession } from './end-session.js';
+import type { McpEra } from './era.js';
+import { checkExchangeOptions, checkSignal, type ExchangeOptions, type ExchangeSettings } from './exchange-options.js';
+import { planMessage, runExchange, type ExchangeOutcome } from './exchange.js';
+import {
+  answerInputRequests,
+  INPUT_REQUIRED_METHODS,
+  inputRequired,
+  replyTo,
+  retryParams,
+  serverRequest,
+  type InputRequestHandler,
+} from './input-required.js';
+import { negotiate, type HandshakeAnswer, type Negotiated, type NegotiatedBy, type VersionNegotiation } from './negotiate.js';
+import { DEFAULT_CLIENT_INFO, requestMessage, type ClientIdentity, type ClientInfo } from './request-message.js';
+import { ToolHeaders } from './tool-headers.js';
+
+/** Options for {@link AnswerClient.connect}: an exchange's options, and the client's own. */
+export interface AnswerClientOptions extends ExchangeOptions {
+  /**
+   * How the era is settled: `'auto'` (the default) sends `server/discover` and falls back to
+   * `initialize` when the server's refusal is not a 2026-07-28 error; `'legacy'` sends
+   * `initialize` alone; `{ pin: version }` speaks that one version — a 2026 one with no
+   * handshake, a 2025 one through an `initialize` the server must answer in it.
+   */
+  readonly versionNegotiation?: VersionNegotiation | undefined;
+  /**
+   * `false`: no handshake at all — requests go out at once, in the pinned version's era, else in
+   * the era of the `MCP-Protocol-Version` in `headers`, else in 2025 with no session. Default `true`.
+   */
+  readonly handshake?: boolean | undefined;
+  /** Who the client is, in `initialize` (2025) and every request's `_meta` (2026). Default `{ name: 'sse-answer', version }`. */
+  readonly clientInfo?: ClientInfo | undefined;
+  /**
+   * The capabilities the client declares, as the era declares them. Declare what
+   * `onInputRequired` answers (`{ elicitation: {} }`, …): a server asks for nothing else. Default `{}`.
+   */
+  readonly capabilities?: JsonObject | undefined;
+  /**
+   * Answers the server's requests for input: each `inputRequests` entry of a 2026 `input_required`
+   * result (the request is then re-issued with the answers, as a new request), and each server
+   * request on a 2025 answer's stream (the reply is POSTed while the read goes on). Without it, an
+   * `input_required` result comes back as it is, and a 2025 server request is answered `-32601`.
+   */
+  readonly onInputRequired?: InputRequestHandler | undefined;
+  /** The most times a request is re-issued with input before its `input_required` result comes back as it is. Default 10. */
+  readonly maxInputRounds?: number | undefined;
+}
+
+/** Options for one {@link AnswerClient.request}. */
+export interface AnswerClientRequestOptions {
+  /**
+   * Ends this request when it aborts, as `aborted`: its response stream is closed, which in
+   * 2026-07-28 cancels it; a 2025 request is cancelled with `notifications/cancelled` as well.
+   */
+  readonly signal?: AbortSignal | undefined;
+  /** Called with every message passed over before the answer, in order: notifications, server requests. */
+  readonly onMessage?: ((message: JsonRpcMessage) => void) | undefined;
+}
+
+/** The rounds of input a request takes by default, as the AI SDK's client allows. */
+const DEFAULT_INPUT_ROUNDS = 10;
+
+/**
+ * An MCP client over Streamable HTTP that holds no stream between requests.
+ *
+ * ```ts
+ * const client = await AnswerClient.connect('https://example.com/mcp');
+ * const answer = await client.request('tools/call', { name: 'search', arguments: { q: 'sse' } });
+ * await client.close();
+ * ```
+ *
+ * - {@link AnswerClient.connect} negotiates the era (see {@link AnswerClientOptions.versionNegotiation})
+ *   and says what it settled: {@link AnswerClient.era}, {@link AnswerClient.protocolVersion},
+ *   {@link AnswerClient.sessionId}, and what the server said of itself.
+ * - {@link AnswerClient.request} returns the answer, a result or a JSON-RPC error response,
+ *   exactly as parsed; a status outside 2xx is `http_status` (`detail.answer` the server's
+ *   JSON-RPC error), and any other failure its `AnswerError`, with no secret the exchange sent.
+ * - 2026-07-28: a `tools/call` carries the tool's `Mcp-Param-*` headers (from `tools/list`, read
+ *   once); a tool with invalid `x-mcp-header` annotations is refused (`invalid_tool`).
+ * - 2025: a 404 to a request that carried the session means the server ended it:
+ *   {@link AnswerClient.sessionId} is cleared; connect again for a new one.
+ * - {@link AnswerClient.close} ends a 2025 session with a DELETE.
+ */
+export class AnswerClient {
+  /** The era the client speaks. */
+  readonly era: McpEra;
+  /** The version its requests are sent in (`undefined` only for 2025 requests with no handshake and no version). */
+  readonly protocolVersion: string | undefined;
+  /** The versions the server said it supports (its `DiscoverResult`), else the one spoken. */
+  readonly supportedVersions: readonly string[];
+  /** The server's `Implementation` (name, version), as it said it; `undefined` when it said none. */
+  readonly serverInfo: JsonObject | undefined;
+  /** The server's capabilities, as it said them; `undefined` when no handshake said them. */
+  readonly capabilities: JsonObject | undefined;
+  /** The server's instructions, if it gave any. */
+  readonly instructions: string | undefined;
+  /** How the era was settled. */
+  readonly negotiatedBy: NegotiatedBy;
+  /** The answer to the handshake request, as it came: its status, headers and how it was read. */
+  readonly handshake: HandshakeAnswer | undefined;
+
+  readonly #url: string | URL;
+  readonly #settings: ExchangeSettings;
+  readonly #identity: ClientIdentity;
+  readonly #onInputRequired: InputRequestHandler | undefined;
+  readonly #maxInputRounds: number;
+  readonly #tools: ToolHeaders;
+  /** Aborted by `close()`: every request in flight ends with it. */
+  readonly #closing = ownController();
+  #sessionId: string | undefined;
+  #nextId = 1;
+  #closed = false;
+
+  private constructor(url: string | URL, settings: ExchangeSettings, identity: ClientIdentity, negotiated: Negotiated, handler: InputRequestHandler | undefined, rounds: number) {
+    this.#url = url;
+    this.#settings = settings;
+    this.#identity = identity;
+    this.#onInputRequired = handler;
+    this.#maxInputRounds = rounds;
+    this.era = negotiated.era;
+    this.protocolVersion = negotiated.protocolVersion;
+    this.#sessionId = negotiated.sessionId;
+    this.supportedVersions = negotiated.supportedVersions;
+    this.serverInfo = negotiated.serverInfo;
+    this.capabilities = negotiated.capabilities;
+    this.instructions = negotiated.instructions;
+    this.negotiatedBy = negotiated.how;
+    this.handshake = negotiated.handshake;
+    this.#tools = new ToolHeaders(async (cursor) => {
+      const { outcome } = await this.#exchange('tools/list', cursor === undefined ? undefined : { cursor }, undefined, undefined);
+      if (outcome.kind === 'answered') return { ok: true, result: typeof outcome.answer['result'] === 'object' ? (outcome.answer['result'] as JsonObject) : undefined };
+      return outcome.kind === 'accepted' ? { ok: true, result: undefined } : { ok: false, failure: outcome.failure };
+    });
+  }
+
+  /**
+   * Connects to the MCP endpoint at `url`: checks the options, then settles the era.
+   * @throws {@link AnswerError} when the handshake fails (`negotiation_failed` when there is no
+   *   era to speak), any session it opened ended; `TypeError`/`RangeError` for bad options.
+   */
+  static async connect(url: string | URL, options: AnswerClientOptions = {}): Promise<AnswerClient> {
+    if (typeof url !== 'string' && !(url instanceof URL)) throw invalid('url', 'a string or a URL', url);
+    const settings = checkExchangeOptions(options);
+    const { versionNegotiation = 'auto', handshake = true, clientInfo = DEFAULT_CLIENT_INFO, capabilities = {}, onInputRequired, maxInputRounds = DEFAULT_INPUT_ROUNDS } = options;
+    checkNegotiation(versionNegotiation);
+    if (typeof handshake !== 'boolean') throw invalid('handshake', 'a boolean', handshake);
+    if (typeof clientInfo !== 'object' || clientInfo === null || typeof clientInfo.name !== 'string' || typeof clientInfo.version !== 'string') {
+      throw invalid('clientInfo', 'an object with a string name and version', clientInfo);
+    }
+    if (typeof capabilities !== 'object' || capabilities === null || Array.isArray(capabilities)) throw invalid('capabilities', 'an object', capabilities);
+    if (onInputRequired !== undefined && typeof onInputRequired !== 'function') throw invalid('onInputRequired', 'a function', onInputRequired);
+    if (!Number.isSafeInteger(maxInputRounds) || maxInputRounds < 0) throw invalid('maxInputRounds', 'a whole number', maxInputRounds, RangeError);
+    const identity = { clientInfo, capabilities };
+    const negotiation = await negotiate(url, settings, identity, versionNegotiation, handshake);
+    if (!negotiation.ok) throw answerError(negotiation.failure, settings.secrets);
+    return new AnswerClient(url, settings, identity, negotiation.negotiated, onInputRequired, maxInputRounds);
+  }
+
+  /** The 2025 session the client holds, if the server issued one and has not ended it. */
+  get sessionId(): string | undefined {
+    return this.#sessionId;
+  }
+
+  /**
+   * Sends the request `method` with `params` and returns its answer, exactly as parsed: a
+   * result or a JSON-RPC error response. Messages passed over before it go to `onMessage`. An
+   * `input_required` result is answered by `onInputRequired` and the request re-issued (2026).
+   * @throws {@link AnswerError} for a failed exchange (`invalid_tool`, `http_status`, …);
+   *   `TypeError` for bad arguments (params must be an object in 2026-07-28); whatever
+   *   `onMessage` or `onInputRequired` throws, as it is.
+   */
+  async request(method: string, params?: JsonObject, options: AnswerClientRequestOptions = {}): Promise<JsonRpcResponse> {
+    if (typeof method !== 'string') throw invalid('method', 'a string', method);
+    const signal = checkSignal('signal', options.signal);
+    const { onMessage } = options;
+    if (onMessage !== undefined && typeof onMessage !== 'function') throw invalid('onMessage', 'a function', onMessage);
+    this.#checkOpen();
+    let current = params;
+    for (let round = 0; ; round += 1) {
+      const { outcome, id } = await this.#exchange(method, current, signal, onMessage);
+      if (outcome.kind !== 'answered') throw this.#failed(outcome, id, method, signal);
+      const asked = this.era === 'modern' && INPUT_REQUIRED_METHODS.has(method) ? inputRequired(outcome.answer) : undefined;
+      const handler = this.#onInputRequired;
+      if (asked === undefined || handler === undefined || round >= this.#maxInputRounds) return outcome.answer;
+      // The handler gives up when the request is stopped, or the client closed.
+      const during = ownController();
+      const unfollow = followAborts(during, [signal, this.#closing.signal]);
+      try {
+        current = retryParams(current, await answerInputRequests(asked, handler, during.signal), asked);
+      } finally {
+        unfollow();
+      }
+    }
+  }
+
+  /**
+   * Sends the notification `method` with `params`; resolves once the server accepted it.
+   * @throws {@link AnswerError} for a failed exchange.
+   */
+  async notify(method: string, params?: JsonObject, options: Pick<AnswerClientRequestOptions, 'signal'> = {}): Promise<void> {
+    if (typeof method !== 'string') throw invalid('method', 'a string', method);
+    const signal = checkSignal('signal', options.signal);
+    this.#checkOpen();
+    const message = requestMessage(undefined, method, params, this.era, this.protocolVersion, this.#identity);
+    const outcome = await runExchange(this.#url, this.#settings, this.#plan(message, undefined), { signals: [this.#closing.signal, signal] });
+    if (outcome.kind === 'refused' || outcome.kind === 'failed') throw answerError(outcome.failure, this.#settings.secrets);
+  }
+
+  /**
+   * Closes the client: requests in flight end as `aborted`, and a 2025 session is ended with a
+   * DELETE. Later calls do nothing.
+   * @returns The DELETE's status (2xx, or 405: the server lets no client end sessions), or
+   *   `undefined` when there was no session to end.
+   * @throws {@link AnswerError} when the DELETE failed; the client is closed all the same.
+   */
+  async close(options: { readonly signal?: AbortSignal | undefined } = {}): Promise<number | undefined> {
+    const signal = checkSignal('signal', options.signal);
+    if (this.#closed) return undefined;
+    this.#closed = true;
+    this.#closing.abort(new Error('AnswerClient: closed'));
+    const sessionId = this.#sessionId;
+    if (sessionId === undefined) return undefined;
+    this.#sessionId = undefined;
+    const ended = await endSession(this.#url, this.#settings, sessionId, this.protocolVersion, [signal]);
+    if (ended.kind === 'failed') throw answerError(ended.failure, this.#settings.secrets);
+    return ended.status;
+  }
+
+  #checkOpen(): void {
+    if (this.#closed) throw new Error('AnswerClient: the client is closed');
+  }
+
+  /** One exchange of a request: its message, its tool headers (2026 `tools/call`), its era's plan. */
+  async #exchange(
+    method: string,
+    params: JsonObject | undefined,
+    signal: AbortSignal | undefined,
+    onMessage: ((message: JsonRpcMessage) => void) | undefined,
+  ): Promise<{ readonly outcome: ExchangeOutcome; readonly id: number }> {
+    const id = this.#nextId++;
+    const message = requestMessage(id, method, params, this.era, this.protocolVersion, this.#identity);
+    let headers: Headers | undefined;
+    if (this.era === 'modern' && method === 'tools/call') {
+      const found = await this.#tools.headersFor(message);
+      if (found !== undefined && !(found instanceof Headers)) return { outcome: { kind: 'failed', failure: found, headers: undefined }, id };
+      headers = found;
+    }
+    const request = ownController(); // a 2025 server request's handler gives up with it
+    try {
+      const outcome = await runExchange(this.#url, this.#settings, this.#plan(message, headers), {
+        signals: [this.#closing.signal, signal],
+        onMessage: (passedOver) => {
+          onMessage?.(passedOver);
+          const asked = this.era === 'legacy' ? serverRequest(passedOver) : undefined;
+          if (asked !== undefined) void this.#reply(asked.id, asked.request, request.signal);
+        },
+      });
+      return { outcome, id };
+    } finally {
+      request.abort();
+    }
+  }
+
+  #plan(message: JsonObject, headers: Headers | undefined): ReturnType<typeof planMessage> {
+    return planMessage(message, this.#settings, { version: this.protocolVersion, sessionId: this.#sessionId, headers });
+  }
+
+  /** Answers a 2025 server request, and POSTs the reply while the read goes on; a reply that fails is the server's to notice. */
+  async #reply(id: string | number, request: Parameters<typeof replyTo>[1], signal: AbortSignal): Promise<void> {
+    const reply = await replyTo(id, request, this.#onInputRequired, signal);
+    await runExchange(this.#url, this.#settings, this.#plan(reply, undefined), { signals: [this.#closing.signal] });
+  }
+
+  /**
+   * The error of a request that has no answer. A 404 to a 2025 request that carried the session
+   * means the server ended it: it is forgotten. A 2025 request its caller stopped is cancelled
+   * on the server too (`notifications/cancelled`, not awaited).
+   */
+  #failed(outcome: Exclude<ExchangeOutcome, { kind: 'answered' }>, id: number, method: string, signal: AbortSignal | undefined): Error {
+    if (outcome.kind === 'accepted') {
+      // A request the server took for a notification: it sent no answer.
+      return answerError({ code: 'malformed_answer', message: said`the server accepted the ${method} request with HTTP ${outcome.status} and sent no answer`, detail: nothingRead(this.#settings.maxBytes), reason: 'no_message' });
+    }
+    if (outcome.kind === 'refused' && outcome.status === 404 && this.era === 'legacy' && this.#sessionId !== undefined) this.#sessionId = undefined;
+    const stopped = outcome.failure.code === 'aborted' || outcome.failure.code === 'timeout';
+    if (stopped && this.era === 'legacy' && !this.#closed && signal !== undefined) this.#cancel(id, outcome.failure);
+    return answerError(outcome.failure, this.#settings.secrets);
+  }
+
+  /** Tells a 2025 server a request was cancelled; best effort, with its own deadline. */
+  #cancel(requestId: number, failure: Failure): void {
+    const reason = failure.code === 'timeout' ? 'timed out' : 'aborted by the client';
+    const message = { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId, reason } };
+    void runExchange(this.#url, this.#settings, this.#plan(message, undefined)).catch(() => undefined);
+  }
+}
+
+function checkNegotiation(negotiation: unknown): void {
+  if (negotiation === 'auto' || negotiation === 'legacy') return;
+  const pin = typeof negotiation === 'object' && negotiation !== null ? (negotiation as { pin?: unknown }).pin : undefined;
+  if (typeof pin === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(pin)) return;
+  throw invalid('versionNegotiation', '"auto", "legacy" or { pin: "YYYY-MM-DD" }', negotiation);
+}

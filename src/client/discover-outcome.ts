@@ -1,0 +1,133 @@
+/**
+ * What the answer to a `server/discover` probe says about the server's era, by the 2026-07-28
+ * revision's Backward Compatibility rules (basic/versioning, Streamable HTTP): a recognised
+ * modern JSON-RPC error means a modern server (never fall back); anything else a 4xx or a
+ * JSON-RPC error can say means a legacy one (fall back to `initialize`). The one place these
+ * rules live: `AnswerClient` negotiates by them, and `AnswerTransport` hands a bare refusal of
+ * the probe to the MCP clients that negotiate by them too.
+ * @module
+ */
+
+import { bareServerText, nothingRead, said, type Failure, type MessagePart } from '../vocabulary/failure.js';
+import type { JsonObject, JsonRpcResponse, JsonValue } from '../vocabulary/json-rpc.js';
+import { eraOf, MODERN_PROTOCOL_VERSION } from './era.js';
+import type { ExchangeOutcome } from './exchange.js';
+
+/**
+ * The errors the revision defines (basic/index, "Error Codes"): `HeaderMismatch`,
+ * `MissingRequiredClientCapability`, `UnsupportedProtocolVersion`. Only a modern server sends
+ * them, since the range -32020..-32099 was reserved by that revision.
+ */
+export const MODERN_ERROR_CODES: ReadonlyMap<number, string> = new Map([
+  [-32020, 'HeaderMismatch'],
+  [-32021, 'MissingRequiredClientCapability'],
+  [-32022, 'UnsupportedProtocolVersion'],
+]);
+
+/** The modern versions this package speaks. */
+export const MODERN_VERSIONS: readonly string[] = [MODERN_PROTOCOL_VERSION];
+
+/** What the probe found. */
+export type DiscoverOutcome =
+  /** A modern server that speaks `version`; `result` is its `DiscoverResult`, `supported` its versions. */
+  | { readonly kind: 'modern'; readonly version: string; readonly result: JsonObject; readonly supported: readonly string[] }
+  /** Not a modern answer: fall back to `initialize`; `reason` says what the server answered (its text quoted when written). */
+  | { readonly kind: 'legacy'; readonly reason: readonly MessagePart[] }
+  /** A modern server this package cannot talk to, or a failure that says nothing about the era. */
+  | { readonly kind: 'failed'; readonly failure: Failure };
+
+/**
+ * Whether a refusal of the probe with `status` and no recognised modern error says the server
+ * does not speak 2026-07-28: any 4xx but 401 and 403 (a credential to fix, which `initialize`
+ * would meet too). A 5xx is a broken server, and a redirect leads elsewhere: neither says legacy.
+ */
+export function refusalSaysLegacy(status: number): boolean {
+  return status >= 400 && status <= 499 && status !== 401 && status !== 403;
+}
+
+/** What an exchange of `server/discover` says about the server's era. */
+export function discoverOutcome(outcome: ExchangeOutcome): DiscoverOutcome {
+  switch (outcome.kind) {
+    case 'answered':
+      return answered(outcome.answer, outcome.status);
+    case 'refused': {
+      const rpcError = objectOf(outcome.answer?.['error']);
+      const how = said`HTTP ${outcome.status}`;
+      if (rpcError !== undefined && MODERN_ERROR_CODES.has(Number(rpcError['code']))) return rpcErrorOutcome(rpcError, how, outcome.failure, outcome.answer);
+      if (!refusalSaysLegacy(outcome.status)) return { kind: 'failed', failure: outcome.failure };
+      return { kind: 'legacy', reason: rpcError === undefined ? how : said`${how}, JSON-RPC ${codeText(rpcError['code'])}` };
+    }
+    case 'accepted':
+      return { kind: 'legacy', reason: said`HTTP ${outcome.status} without a DiscoverResult` };
+    case 'failed':
+      return { kind: 'failed', failure: outcome.failure };
+  }
+}
+
+/** The outcome of an answer (a 2xx): a `DiscoverResult`, or a JSON-RPC error. */
+function answered(answer: JsonRpcResponse, status: number): DiscoverOutcome {
+  const error = objectOf(answer['error']);
+  if (error !== undefined) return rpcErrorOutcome(error, said`HTTP ${status}`, undefined, answer);
+  const result = objectOf(answer['result']);
+  const supported = result === undefined ? undefined : versionList(result['supportedVersions']);
+  // A legacy server has no server/discover; a result without supportedVersions is not one.
+  if (result === undefined || supported === undefined) return { kind: 'legacy', reason: said`HTTP ${status} without a DiscoverResult` };
+  const version = MODERN_VERSIONS.find((known) => supported.includes(known));
+  if (version !== undefined) return { kind: 'modern', version, result, supported };
+  if (supported.some((listed) => eraOf(listed) === 'legacy')) return { kind: 'legacy', reason: said`it supports only ${versionsText(supported)}` };
+  return { kind: 'failed', failure: noCommonVersion(supported, answer) };
+}
+
+/** A JSON-RPC error to the probe: modern when its code is one of the revision's. */
+function rpcErrorOutcome(error: JsonObject, how: readonly MessagePart[], refused: Failure | undefined, answer: JsonRpcResponse | undefined): DiscoverOutcome {
+  const code = error['code'];
+  const name = typeof code === 'number' ? MODERN_ERROR_CODES.get(code) : undefined;
+  if (name === undefined) return { kind: 'legacy', reason: said`${how}, JSON-RPC ${codeText(code)}` };
+  if (name === 'UnsupportedProtocolVersion') {
+    const supported = versionList(objectOf(error['data'])?.['supported']) ?? [];
+    // A server that lists only legacy versions is answered in one, by its handshake.
+    if (supported.length > 0 && supported.every((listed) => eraOf(listed) === 'legacy')) {
+      return { kind: 'legacy', reason: said`${how}, UnsupportedProtocolVersion, it supports ${versionsText(supported)}` };
+    }
+    return { kind: 'failed', failure: refused ?? noCommonVersion(supported, answer) };
+  }
+  const message = typeof error['message'] === 'string' ? said`: ${bareServerText(error['message'])}` : said``;
+  return {
+    kind: 'failed',
+    failure: refused ?? {
+      code: 'negotiation_failed',
+      message: said`server/discover was refused with ${name} (${code as number})${message}`,
+      detail: { ...nothingRead(0), answer },
+    },
+  };
+}
+
+/** The failure of a server that speaks no version this package speaks. */
+export function noCommonVersion(supported: readonly string[], answer: JsonRpcResponse | undefined): Failure {
+  const offered = supported.length === 0 ? said`no version it names` : versionsText(supported);
+  return {
+    code: 'negotiation_failed',
+    message: said`the server supports ${offered}; this client speaks ${MODERN_VERSIONS.join(', ')} and 2025-11-25 or earlier`,
+    detail: { ...nothingRead(0), answer },
+  };
+}
+
+/** Versions a server listed, each its text (a list of dates, but the server's all the same). */
+function versionsText(versions: readonly string[]): readonly MessagePart[] {
+  const shown = versions.slice(0, 8).flatMap((version, i) => (i === 0 ? [bareServerText(version)] : [', ', bareServerText(version)]));
+  return versions.length > 8 ? [...shown, `, and ${versions.length - 8} more`] : shown;
+}
+
+/** A JSON-RPC error code as a message shows it: a number as it is, anything else as the server's text. */
+function codeText(code: JsonValue | undefined): string | MessagePart {
+  return typeof code === 'number' ? String(code) : bareServerText(JSON.stringify(code) ?? 'none');
+}
+
+function versionList(value: JsonValue | undefined): string[] | undefined {
+  return Array.isArray(value) && value.every((item) => typeof item === 'string') ? (value as string[]) : undefined;
+}
+
+/** `value` as an object whose own fields can be read, or `undefined`. */
+export function objectOf(value: JsonValue | undefined): JsonObject | undefined {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? value : undefined;
+}

@@ -1,0 +1,210 @@
+/**
+ * One exchange with an MCP server, as a value: a message planned once — its era, version,
+ * session and headers decided before anything is sent — then the POST, the status, the answer
+ * read (and, in the 2025 era, resumed), under one deadline and one byte cap. What it comes to is
+ * an {@link ExchangeOutcome}; the public APIs (`postJsonRpc`, `AnswerTransport`, `AnswerClient`)
+ * turn it into their results and errors, each at its own edge.
+ * @module
+ */
+
+import { ACCEPT, readAnswerOutcome, type ReadOutcome } from '../drivers/read-answer.js';
+import type { AnswerFormat, AnswerProgress } from '../reducers/answer.js';
+import { checkRequestId, invalid } from '../vocabulary/check-argument.js';
+import { answerError, nothingRead, said, stopped, withCause, type Failure } from '../vocabulary/failure.js';
+import type { JsonRpcMessage, JsonRpcRequestId, JsonRpcResponse } from '../vocabulary/json-rpc.js';
+import { checkNoAuthorization } from './auth-provider.js';
+import { sendAuthorized, type AuthorizedRoute } from './authorized-request.js';
+import { startDeadline } from './deadline.js';
+import { declaredProtocolVersion, eraOf, type McpEra } from './era.js';
+import type { ExchangeSettings } from './exchange-options.js';
+import { mcpRequestHeaders } from './mcp-request-headers.js';
+import { refusal } from './refusal.js';
+import { endedWithoutAnswer, readResumable } from './resume.js';
+import { release } from './send-request.js';
+
+/** One JSON-RPC message as an exchange sends it: everything about it decided once. */
+export interface PlannedMessage {
+  /** The message, as given (never changed). */
+  readonly message: object;
+  /** Its body: `JSON.stringify(message)`. */
+  readonly body: string;
+  /** A request's id; `undefined` for a notification or a response, which get no answer. */
+  readonly requestId: JsonRpcRequestId | undefined;
+  /** A request's or a notification's method. */
+  readonly method: string | undefined;
+  readonly era: McpEra;
+  /** The protocol version it is sent in, if one is known. */
+  readonly version: string | undefined;
+  /** The 2025 session it carries; never one in 2026-07-28. */
+  readonly sessionId: string | undefined;
+  /** The POST's headers. */
+  readonly headers: Headers;
+  /** A resumption GET's headers (2025): the caller's, the session, the version. */
+  readonly streamHeaders: Headers;
+}
+
+/** How a message is to be sent, besides the exchange's settings. */
+export interface MessagePlan {
+  /** The protocol version of a message that declares none in its `_meta`. */
+  readonly version?: string | undefined;
+  /** A 2025 session to carry (ignored in 2026-07-28, which has none). */
+  readonly sessionId?: string | undefined;
+  /** Headers for this message alone (a tool's `Mcp-Param-*`), over the caller's. */
+  readonly headers?: Headers | undefined;
+}
+
+/**
+ * Decides how `message` is sent: its era (from the version it declares in `_meta`, else the
+ * plan's), the session it carries, and its headers — the caller's, the message's own, and the
+ * era's: in 2026-07-28 the request metadata headers mirrored from the body and no session id;
+ * in 2025 the session id and `MCP-Protocol-Version`.
+ * @throws TypeError for a message that is not a JSON-RPC message object, a request id that
+ *   breaks the one rule (RangeError for a non-finite number), or a 2026 message the metadata
+ *   headers cannot be derived from.
+ */
+export function planMessage(message: unknown, settings: ExchangeSettings, plan: MessagePlan = {}): PlannedMessage {
+  if (typeof message !== 'object' || message === null || Array.isArray(message)) throw invalid('message', 'a JSON-RPC message object', message);
+  const { method, id } = message as { method?: unknown; id?: unknown };
+  const isCall = typeof method === 'string';
+  const requestId = isCall && Object.prototype.hasOwnProperty.call(message, 'id') ? checkRequestId('message.id', id) : undefined;
+  const version = declaredProtocolVersion(message) ?? plan.version;
+  const era = eraOf(version);
+  const sessionId = era === 'legacy' ? plan.sessionId : undefined;
+
+  const headers = new Headers(settings.headers);
+  if (plan.headers !== undefined) {
+    checkNoAuthorization(plan.headers, settings.authProvider, "the message's headers");
+    plan.headers.forEach((value, name) => headers.set(name, value));
+  }
+  const streamHeaders = new Headers(headers);
+  if (era === 'modern') {
+    headers.delete('mcp-session-id');
+    // Only requests and notifications have metadata to mirror; a client sends nothing else in this era.
+    if (isCall) mcpRequestHeaders(message, version === undefined ? {} : { protocolVersion: version }).forEach((value, name) => headers.set(name, value));
+  } else {
+    for (const target of [headers, streamHeaders]) {
+      if (sessionId !== undefined) target.set('mcp-session-id', sessionId);
+      if (version !== undefined) target.set('mcp-protocol-version', version);
+    }
+  }
+  headers.set('accept', ACCEPT);
+  headers.set('content-type', 'application/json');
+  return { message, body: JSON.stringify(message), requestId, method: isCall ? method : undefined, era, version, sessionId, headers, streamHeaders };
+}
+
+/** What an exchange came to. */
+export type ExchangeOutcome =
+  /** The answer to a request (2xx): exactly as parsed, with how it was read. */
+  | {
+      readonly kind: 'answered';
+      readonly answer: JsonRpcResponse;
+      readonly status: number;
+      readonly headers: Headers;
+      /** How the answer was read: its framing, and what its body held (over every resumed body). */
+      readonly format: AnswerFormat;
+      readonly progress: AnswerProgress;
+    }
+  /** A notification or a response the server accepted (2xx). */
+  | { readonly kind: 'accepted'; readonly status: number; readonly headers: Headers }
+  /** A status outside 2xx: `answer` is the JSON-RPC error the server sent with it, if any; `failure` its `http_status`. */
+  | { readonly kind: 'refused'; readonly status: number; readonly headers: Headers; readonly answer: JsonRpcResponse | undefined; readonly failure: Failure }
+  /** No answer: `headers` are the POST's response's, when one came before the failure. */
+  | { readonly kind: 'failed'; readonly failure: Failure; readonly headers: Headers | undefined };
+
+/** What else an exchange is given. */
+export interface ExchangeExtras {
+  /** Signals beside the settings' own, each of which ends the exchange (a send's, a request's). */
+  readonly signals?: readonly (AbortSignal | undefined)[] | undefined;
+  /** Called with every message passed over, in order; what it throws goes up as it is. */
+  readonly onMessage?: ((message: JsonRpcMessage) => void) | undefined;
+}
+
+/**
+ * Sends `planned` to `url` and reads what comes back, holding no stream afterwards.
+ *
+ * - A request is answered by the response with its id, read as `readAnswer` reads it; a
+ *   notification or a response is done once the server accepts it (2xx), its body unread.
+ * - A status outside 2xx is `refused`, its body read (within the cap and the deadline) for the
+ *   JSON-RPC error the server sent with it.
+ * - 2025: an event stream that ends without the answer, after an event id, is resumed.
+ * - 2026-07-28: a request whose response broke, ended before the answer or never came is lost —
+ *   the server dropped it with its stream — and its failure says to re-issue it
+ *   (`detail.reissue`). An abort closes the response stream, which is that era's cancellation.
+ *
+ * Throws only what `onMessage` throws.
+ */
+export async function runExchange(url: string | URL, settings: ExchangeSettings, planned: PlannedMessage, extras: ExchangeExtras = {}): Promise<ExchangeOutcome> {
+  const { maxBytes, secrets } = settings;
+  const deadline = startDeadline(settings.timeoutMs, settings.signal, ...(extras.signals ?? []));
+  const { signal } = deadline;
+  const route: AuthorizedRoute = { fetch: settings.fetch, url, signal, redirect: settings.redirect, detail: nothingRead(maxBytes), authProvider: settings.authProvider, secrets };
+  // 2026-07-28 has no resumption: whatever ends a request's response early has lost the request.
+  const lost = (failure: Failure): Failure => (planned.era === 'modern' && planned.requestId !== undefined ? lostRequest(failure, settings) : failure);
+  try {
+    if (signal.aborted) return { kind: 'failed', failure: stopped(signal.reason, route.detail, 'the exchange'), headers: undefined };
+    const sent = await sendAuthorized(route, { method: 'POST', headers: planned.headers, body: planned.body });
+    if (sent.kind === 'unanswered') return { kind: 'failed', failure: lost(sent.failure), headers: undefined };
+    if (sent.kind === 'failed') return { kind: 'failed', failure: sent.failure, headers: undefined };
+    const { response } = sent;
+    const { status, headers } = response;
+    if (status < 200 || status > 299) return await refused(response, planned.requestId, route);
+    // 202, 204 and 205 carry no answer by definition; neither does a response without a body.
+    if (planned.requestId === undefined || status === 202 || status === 204 || status === 205 || response.body === null) {
+      release(response);
+      if (planned.requestId === undefined) return { kind: 'accepted', status, headers };
+      const failure: Failure = {
+        code: 'malformed_answer',
+        message: said`the server accepted the request with HTTP ${status} and sent no answer`,
+        detail: nothingRead(maxBytes, headers.get('content-type')),
+        reason: 'no_message',
+      };
+      return { kind: 'failed', failure, headers };
+    }
+    const read: ReadOutcome = await readResumable(response, {
+      route,
+      headers: planned.streamHeaders,
+      requestId: planned.requestId,
+      maxBytes,
+      onMessage: extras.onMessage,
+      resume: settings.resume && planned.era === 'legacy',
+    });
+    if (read.kind === 'answer') return { kind: 'answered', answer: read.answer, status, headers, format: read.format, progress: read.progress };
+    const { failure } = read;
+    const dropped = failure.code === 'stream_failed' || (read.format === 'event-stream' && endedWithoutAnswer(failure));
+    return { kind: 'failed', failure: dropped ? lost(failure) : failure, headers };
+  } finally {
+    deadline.dispose();
+  }
+}
+
+/** The `refused` outcome of `response`, with the JSON-RPC error its body carries, if any. */
+async function refused(response: Response, requestId: JsonRpcRequestId | undefined, route: AuthorizedRoute): Promise<ExchangeOutcome> {
+  const { status, headers } = response;
+  const contentType = headers.get('content-type');
+  const read = await readAnswerOutcome(response, { requestId, maxBytes: route.detail.maxBytes, signal: route.signal, onMessage: undefined });
+  if (read.kind === 'answer') {
+    const answer = Object.prototype.hasOwnProperty.call(read.answer, 'error') ? read.answer : undefined;
+    const failure = refusal(response, { ...nothingRead(route.detail.maxBytes, contentType), bytesRead: read.progress.bytesRead }, answer);
+    return { kind: 'refused', status, headers, answer, failure };
+  }
+  const { code, detail, cause } = read.failure;
+  if (code === 'aborted' || code === 'timeout') return { kind: 'failed', failure: read.failure, headers };
+  return { kind: 'refused', status, headers, answer: undefined, failure: refusal(response, detail, undefined, [], read.failure.hasCause === true ? cause : undefined) };
+}
+
+/**
+ * 2026-07-28: a request whose response broke, ended before the answer or never came is lost —
+ * the server drops a request with its stream, and nothing resumes it. `stream_failed`, with
+ * `detail.reissue` set, so a caller knows to send it again with a new id (changelog, SEP-2575).
+ */
+function lostRequest(failure: Failure, settings: ExchangeSettings): Failure {
+  const cause = failure.code === 'stream_failed' ? failure.cause : answerError(failure, settings.secrets);
+  return withCause(
+    {
+      code: 'stream_failed',
+      message: said`${failure.message}; the server dropped the request with its stream: re-issue it as a new request with a new id`,
+      detail: { ...failure.detail, reissue: true },
+    },
+    cause,
+  );
+}

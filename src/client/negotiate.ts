@@ -1,0 +1,208 @@
+/**
+ * Which era and protocol version a client speaks with a server, as the 2026-07-28 revision's
+ * Backward Compatibility section says: a modern request first (`server/discover`), falling back
+ * to the 2025 `initialize` handshake only when the refusal is not a recognised modern error; or
+ * the `initialize` handshake alone; or one version pinned, with no negotiation. The outcome is a
+ * value; a session the handshake opened is ended here if the handshake fails.
+ * @module
+ */
+
+import type { AnswerFormat, AnswerProgress } from '../reducers/answer.js';
+import { bareServerText, nothingRead, said, serverText, written, type Failure } from '../vocabulary/failure.js';
+import type { JsonObject, JsonRpcResponse, JsonValue } from '../vocabulary/json-rpc.js';
+import { discoverOutcome, objectOf } from './discover-outcome.js';
+import { endSession } from './end-session.js';
+import { eraOf, LEGACY_PROTOCOL_VERSION, MODERN_PROTOCOL_VERSION, type McpEra } from './era.js';
+import type { ExchangeSettings } from './exchange-options.js';
+import { planMessage, runExchange, type ExchangeOutcome } from './exchange.js';
+import { requestMessage, type ClientIdentity } from './request-message.js';
+
+/**
+ * How a client settles its era: `'auto'` probes with `server/discover` and falls back to
+ * `initialize`; `'legacy'` sends `initialize` alone (asking for 2025-11-25 and speaking the
+ * version the server answers with); `{ pin }` speaks that one version: a 2026 one with no
+ * handshake, a 2025 one through an `initialize` the server must answer in it.
+ */
+export type VersionNegotiation =
+  | 'auto'
+  | 'legacy'
+  | {
+      /** The one protocol version to speak (`YYYY-MM-DD`). */
+      readonly pin: string;
+    };
+
+/** How the era was settled, for a caller that says so. */
+export type NegotiatedBy =
+  | {
+      /** `server/discover` answered with a version in common. */
+      readonly by: 'discover';
+    }
+  | {
+      /** `initialize` settled it. */
+      readonly by: 'initialize';
+      /** What `server/discover` answered when `'auto'` fell back (the server's text quoted); `undefined` for `'legacy'`. */
+      readonly refusal: string | undefined;
+    }
+  | {
+      /** The pinned version. */
+      readonly by: 'pin';
+      /** Whether through `initialize` (a 2025 version), or with no handshake at all (a 2026 one). */
+      readonly initialize: boolean;
+    }
+  | {
+      /** No handshake was asked for (`handshake: false`). */
+      readonly by: 'none';
+    };
+
+/** What a handshake's answer was, as it came: for a caller that reports how the server answers. */
+export interface HandshakeAnswer {
+  /** The HTTP status of the handshake's POST. */
+  readonly status: number;
+  /** Its response headers (`Content-Type`, `Mcp-Session-Id`, …). */
+  readonly headers: Headers;
+  /** How the answer was framed: `application/json` or `text/event-stream`. */
+  readonly format: AnswerFormat;
+  /** What its body held besides the answer: events, messages passed over, the last event id. */
+  readonly progress: AnswerProgress;
+}
+
+/** The era settled, and what the server said of itself. */
+export interface Negotiated {
+  readonly era: McpEra;
+  /** The version every request is sent in; `undefined` only for 2025 requests sent with no handshake and no version. */
+  readonly protocolVersion: string | undefined;
+  /** The 2025 session, if the server issued one. */
+  readonly sessionId: string | undefined;
+  /** The versions the server said it supports (its `DiscoverResult`), else the one spoken. */
+  readonly supportedVersions: readonly string[];
+  readonly serverInfo: JsonObject | undefined;
+  readonly capabilities: JsonObject | undefined;
+  readonly instructions: string | undefined;
+  readonly how: NegotiatedBy;
+  /** The answer to the handshake request (`server/discover` or `initialize`), when one was sent. */
+  readonly handshake: HandshakeAnswer | undefined;
+}
+
+/** Settled, or the failure: the handshake's own, or `negotiation_failed`. */
+export type Negotiation = { readonly ok: true; readonly negotiated: Negotiated } | { readonly ok: false; readonly failure: Failure };
+
+/** The id of the handshake's requests (`server/discover`, then `initialize`): a client numbers its own from 1. */
+const HANDSHAKE_ID = 0;
+
+/**
+ * Settles the era with the server at `url`. With `handshake: false`, nothing is sent: the era is
+ * the pinned version's, else that of the caller's `MCP-Protocol-Version` header, else 2025.
+ */
+export async function negotiate(
+  url: string | URL,
+  settings: ExchangeSettings,
+  identity: ClientIdentity,
+  negotiation: VersionNegotiation,
+  handshake: boolean,
+): Promise<Negotiation> {
+  const pin = typeof negotiation === 'object' ? negotiation.pin : undefined;
+  if (!handshake || (pin !== undefined && eraOf(pin) === 'modern')) {
+    const version = pin ?? settings.headers.get('mcp-protocol-version') ?? undefined;
+    return settled(eraOf(version), version, pin === undefined ? { by: 'none' } : { by: 'pin', initialize: false });
+  }
+  if (pin !== undefined) return initialize(url, settings, identity, pin, true, { by: 'pin', initialize: true });
+  if (negotiation === 'legacy') return initialize(url, settings, identity, LEGACY_PROTOCOL_VERSION, false, { by: 'initialize', refusal: undefined });
+
+  const probe = requestMessage(HANDSHAKE_ID, 'server/discover', undefined, 'modern', MODERN_PROTOCOL_VERSION, identity);
+  const outcome = await runExchange(url, settings, planMessage(probe, settings));
+  const found = discoverOutcome(outcome);
+  switch (found.kind) {
+    case 'failed':
+      return { ok: false, failure: found.failure };
+    case 'legacy':
+      return initialize(url, settings, identity, LEGACY_PROTOCOL_VERSION, false, { by: 'initialize', refusal: written(found.reason, settings.secrets) });
+    case 'modern': {
+      const meta = objectOf(found.result['_meta']);
+      const others = found.supported.filter((version) => version !== found.version);
+      return {
+        ok: true,
+        negotiated: {
+          era: 'modern',
+          protocolVersion: found.version,
+          sessionId: undefined,
+          supportedVersions: [found.version, ...others],
+          serverInfo: objectOf(meta?.['io.modelcontextprotocol/serverInfo']),
+          capabilities: objectOf(found.result['capabilities']),
+          instructions: stringOf(found.result['instructions']),
+          how: { by: 'discover' },
+          handshake: handshakeAnswer(outcome),
+        },
+      };
+    }
+  }
+}
+
+/** A settled era with no handshake. */
+function settled(era: McpEra, version: string | undefined, how: NegotiatedBy): Negotiation {
+  const negotiated: Negotiated = {
+    era,
+    protocolVersion: version,
+    sessionId: undefined,
+    supportedVersions: version === undefined ? [] : [version],
+    serverInfo: undefined,
+    capabilities: undefined,
+    instructions: undefined,
+    how,
+    handshake: undefined,
+  };
+  return { ok: true, negotiated };
+}
+
+/**
+ * The 2025 handshake: `initialize` asking for `version`, then `notifications/initialized`. With
+ * `exact`, an answer in another version is a failure (a pinned version). A session the server
+ * issued is ended before a failure is returned, whatever became of the answer's body.
+ */
+async function initialize(url: string | URL, settings: ExchangeSettings, identity: ClientIdentity, version: string, exact: boolean, how: NegotiatedBy): Promise<Negotiation> {
+  const message = requestMessage(HANDSHAKE_ID, 'initialize', { protocolVersion: version, capabilities: identity.capabilities, clientInfo: { ...identity.clientInfo } }, 'legacy', undefined, identity);
+  const outcome = await runExchange(url, settings, planMessage(message, settings));
+  const sessionId = outcome.headers?.get('mcp-session-id') ?? undefined;
+  const failed = async (failure: Failure, answered: string | undefined): Promise<Negotiation> => {
+    if (sessionId !== undefined) await endSession(url, settings, sessionId, answered);
+    return { ok: false, failure };
+  };
+  if (outcome.kind !== 'answered') return failed(outcome.kind === 'accepted' ? notAccepted(undefined, settings) : outcome.failure, undefined);
+  const result = objectOf(outcome.answer['result']);
+  const answered = result?.['protocolVersion'];
+  if (result === undefined || typeof answered !== 'string' || eraOf(answered) !== 'legacy') return failed(notAccepted(outcome.answer, settings), undefined);
+  if (exact && answered !== version) {
+    return failed({ code: 'negotiation_failed', message: said`the server answered initialize with protocol version ${bareServerText(answered)}, not the pinned ${version}`, detail: { ...nothingRead(0), answer: outcome.answer } }, answered);
+  }
+  const initialized = planMessage({ jsonrpc: '2.0', method: 'notifications/initialized' }, settings, { version: answered, sessionId });
+  const notified = await runExchange(url, settings, initialized);
+  if (notified.kind === 'refused' || notified.kind === 'failed') return failed(notified.failure, answered);
+  return {
+    ok: true,
+    negotiated: {
+      era: 'legacy',
+      protocolVersion: answered,
+      sessionId,
+      supportedVersions: [answered],
+      serverInfo: objectOf(result['serverInfo']),
+      capabilities: objectOf(result['capabilities']),
+      instructions: stringOf(result['instructions']),
+      how,
+      handshake: handshakeAnswer(outcome),
+    },
+  };
+}
+
+/** `initialize` answered without accepting it: no result, no 2025 protocol version in it. */
+function notAccepted(answer: JsonRpcResponse | undefined, settings: ExchangeSettings): Failure {
+  // The whole answer is the server's text, quoted short: a 1 MiB answer stays a line.
+  const what = answer === undefined ? said`no answer` : said`${serverText(JSON.stringify(answer))}`;
+  return { code: 'negotiation_failed', message: said`the server did not accept initialize: ${what}`, detail: { ...nothingRead(settings.maxBytes), answer } };
+}
+
+function handshakeAnswer(outcome: ExchangeOutcome): HandshakeAnswer | undefined {
+  return outcome.kind === 'answered' ? { status: outcome.status, headers: outcome.headers, format: outcome.format, progress: outcome.progress } : undefined;
+}
+
+function stringOf(value: JsonValue | undefined): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}

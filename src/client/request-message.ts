@@ -1,0 +1,70 @@
+/**
+ * The JSON-RPC requests an `AnswerClient` sends, as its era writes them: in 2026-07-28 every
+ * request carries the protocol version, the client's info and its capabilities in
+ * `params._meta` (the revision's per-request fields); in 2025 the client introduces itself once,
+ * in `initialize`.
+ * @module
+ */
+
+import { invalid } from '../vocabulary/check-argument.js';
+import type { JsonObject, JsonRpcRequestId, JsonValue } from '../vocabulary/json-rpc.js';
+import { PROTOCOL_VERSION_META, type McpEra } from './era.js';
+
+/**
+ * The package's version, in the client info an `AnswerClient` sends by default. Kept equal to
+ * `package.json`'s by a test: the library reads no file, in any runtime.
+ */
+export const PACKAGE_VERSION = '0.1.0';
+
+/** Who the client is: its `Implementation` (name and version, and any other field the revision allows). */
+export interface ClientInfo {
+  /** The client's name. */
+  readonly name: string;
+  /** The client's version. */
+  readonly version: string;
+  /** Any other field of `Implementation` (`title`, `websiteUrl`, …). */
+  readonly [field: string]: JsonValue;
+}
+
+/** The client's info and capabilities, as every request of its era declares them. */
+export interface ClientIdentity {
+  readonly clientInfo: ClientInfo;
+  readonly capabilities: JsonObject;
+}
+
+/** The client info of an `AnswerClient` given none. */
+export const DEFAULT_CLIENT_INFO: ClientInfo = { name: 'sse-answer', version: PACKAGE_VERSION };
+
+/**
+ * The request `method` with `id` (none: a notification) and `params`, as a client of `era`
+ * speaking `version` sends it.
+ * In 2026-07-28 `params` (an object, or none) gains the per-request `_meta`; a `_meta` the caller
+ * gave is kept, but its protocol version is `version`: the header must match it.
+ * @throws TypeError for params that are neither an object nor (2025 only) an array.
+ */
+export function requestMessage(id: JsonRpcRequestId | undefined, method: string, params: unknown, era: McpEra, version: string | undefined, identity: ClientIdentity): JsonObject {
+  // A notification is a request without an id.
+  const base: JsonObject = id === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', id, method };
+  if (era === 'legacy' || version === undefined) {
+    if (params === undefined) return base;
+    if (typeof params !== 'object' || params === null) throw invalid('params', 'an object or an array', params);
+    return { ...base, params: params as JsonObject };
+  }
+  if (params !== undefined && (typeof params !== 'object' || params === null || Array.isArray(params))) {
+    throw invalid('params', 'an object in the 2026-07-28 era (the request carries its _meta there)', params);
+  }
+  const given = (params ?? {}) as JsonObject;
+  const meta = given['_meta'];
+  return {
+    ...base,
+    params: {
+      ...given,
+      _meta: {
+        'io.modelcontextprotocol/clientInfo': { ...identity.clientInfo },
+        'io.modelcontextprotocol/clientCapabilities': identity.capabilities,
+        ...(typeof meta === 'object' && meta !== null && !Array.isArray(meta) ? meta : {}),
+        [PROTOCOL_VERSION_META]: version,
+      },
+    },
+  };
+}

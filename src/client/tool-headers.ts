@@ -1,0 +1,81 @@
+/**
+ * The `Mcp-Param-*` headers of a 2026-07-28 `tools/call`: a conforming client mirrors a tool's
+ * `x-mcp-header` parameters into headers, so it needs the tool's definition from `tools/list`.
+ * The list is read page by page only as far as a call needs, and every page read is kept: a
+ * server's tools are read once for the client's lifetime. A tool whose annotations are invalid
+ * is refused, as the revision says a client excludes it; a tool the server does not list is
+ * called without them, and the server's answer says what it thinks of that.
+ * @module
+ */
+
+import { bareServerText, nothingRead, said, serverText, type Failure } from '../vocabulary/failure.js';
+import type { JsonObject, JsonValue } from '../vocabulary/json-rpc.js';
+import { objectOf } from './discover-outcome.js';
+import { mcpRequestHeaders } from './mcp-request-headers.js';
+import { checkMcpHeaderParams } from './mcp-param-headers.js';
+
+/** Pages of `tools/list` read before giving up: a cursor that never ends stops here. */
+export const MAX_TOOL_PAGES = 100;
+
+/** One page of `tools/list` fetched: its result, or the failure of the exchange. */
+export type ToolPage = { readonly ok: true; readonly result: JsonObject | undefined } | { readonly ok: false; readonly failure: Failure };
+
+/** The tools a client has read, and where the list goes on. */
+export class ToolHeaders {
+  readonly #tools = new Map<string, JsonObject>();
+  /** The cursor of the next page; `null` once the list has ended (or failed to read as a list). */
+  #cursor: string | undefined | null = undefined;
+  #pages = 0;
+  readonly #fetchPage: (cursor: string | undefined) => Promise<ToolPage>;
+
+  /** Reads pages with `fetchPage` (a `tools/list` request with that cursor). */
+  constructor(fetchPage: (cursor: string | undefined) => Promise<ToolPage>) {
+    this.#fetchPage = fetchPage;
+  }
+
+  /**
+   * The headers `request` (a 2026 `tools/call`) carries for its tool's parameters — `undefined`
+   * when the tool is not listed — or the failure: `invalid_tool`, or a page's exchange failing.
+   * @throws TypeError for an argument of another type than its parameter's (the caller's).
+   */
+  async headersFor(request: JsonObject): Promise<Headers | undefined | Failure> {
+    const name = objectOf(request['params'])?.['name'];
+    if (typeof name !== 'string') return undefined;
+    const found = await this.#find(name);
+    if ('failure' in found) return found.failure;
+    const { tool } = found;
+    if (tool === undefined) return undefined;
+    const check = checkMcpHeaderParams(tool);
+    if (!check.valid) {
+      const reasons = check.reasons.flatMap((reason, i) => (i === 0 ? [bareServerText(reason)] : ['; ', bareServerText(reason)]));
+      return {
+        code: 'invalid_tool',
+        message: said`the server's tool ${serverText(name)} has invalid x-mcp-header annotations (${reasons}): a 2026-07-28 client excludes it and does not call it`,
+        detail: nothingRead(0),
+      };
+    }
+    return mcpRequestHeaders(request, { tool });
+  }
+
+  /** The definition of the tool `name` (`undefined`: not listed), read as far as needed; or the failure of a page. */
+  async #find(name: string): Promise<{ readonly tool: JsonObject | undefined } | { readonly failure: Failure }> {
+    for (;;) {
+      const tool = this.#tools.get(name);
+      if (tool !== undefined || this.#cursor === null || this.#pages >= MAX_TOOL_PAGES) return { tool };
+      const page = await this.#fetchPage(this.#cursor);
+      if (!page.ok) return { failure: page.failure };
+      this.#pages += 1;
+      const tools: JsonValue | undefined = page.result?.['tools'];
+      if (!Array.isArray(tools)) {
+        this.#cursor = null; // an error answer, or no list: the call goes without headers
+        continue;
+      }
+      for (const tool of tools.map(objectOf)) {
+        const toolName = tool?.['name'];
+        if (typeof toolName === 'string' && !this.#tools.has(toolName)) this.#tools.set(toolName, tool!);
+      }
+      const next = page.result?.['nextCursor'];
+      this.#cursor = typeof next === 'string' ? next : null;
+    }
+  }
+}

@@ -1,0 +1,111 @@
+/**
+ * A failure as a value: what went wrong, in facts, until the one place at the edge of the public
+ * API where it becomes an `AnswerError` ({@link answerError}). A read or an exchange hands these
+ * up as values; only `readAnswer`, `postJsonRpc`, `AnswerTransport` and `AnswerClient` throw.
+ *
+ * A failure's message keeps the server's text apart from its own words, so that text is quoted
+ * once, when the error is made: a bounded prefix, escaped, with the exchange's secrets redacted
+ * before it is cut (a token cut in half would not be found).
+ * @module
+ */
+
+import { describeValue, prefixText, quoteText } from './describe-value.js';
+import { AnswerError, type AnswerDetail, type AnswerErrorCode, type MalformedReason } from './errors.js';
+import type { Secrets } from './secrets.js';
+
+/** Text the server sent, inside a failure's message. */
+export interface ServerText {
+  /** The text, as received. */
+  readonly serverText: string;
+  /** Quoted (`"…"`) or, for a reason phrase or a code, shown bare. */
+  readonly quoted: boolean;
+}
+
+/** One part of a failure's message: the package's own words, or the server's text. */
+export type MessagePart = string | ServerText;
+
+/** Server text for a message, quoted when written. */
+export function serverText(text: string): ServerText {
+  return { serverText: text, quoted: true };
+}
+
+/** Server text for a message, shown bare (escaped and bounded, unquoted): a reason phrase, a code. */
+export function bareServerText(text: string): ServerText {
+  return { serverText: text, quoted: false };
+}
+
+/** A message from a template: `said\`the server answered ${serverText(text)}\``. */
+export function said(strings: TemplateStringsArray, ...values: readonly (string | number | ServerText | readonly MessagePart[])[]): readonly MessagePart[] {
+  const parts: MessagePart[] = [strings[0]!];
+  values.forEach((value, i) => {
+    if (Array.isArray(value)) parts.push(...(value as readonly MessagePart[]));
+    else parts.push(typeof value === 'number' ? String(value) : (value as string | ServerText));
+    parts.push(strings[i + 1]!);
+  });
+  return parts;
+}
+
+/** Why a read or an exchange has no answer, before it is an `AnswerError`. */
+export interface Failure {
+  readonly code: AnswerErrorCode;
+  readonly message: readonly MessagePart[];
+  readonly detail: AnswerDetail;
+  /** For `malformed_answer`. */
+  readonly reason?: MalformedReason | undefined;
+  /** The underlying error, when there is one (`hasCause` tells an `undefined` cause from none). */
+  readonly cause?: unknown;
+  readonly hasCause?: boolean | undefined;
+}
+
+/** The detail of a failure before any body was read. */
+export function nothingRead(maxBytes: number, contentType: string | null = null): AnswerDetail {
+  return { contentType, bytesRead: 0, maxBytes, events: 0, messages: 0, ignored: 0, lastEventId: '', retry: undefined };
+}
+
+/** A failure with `cause` as its cause. */
+export function withCause(failure: Omit<Failure, 'cause' | 'hasCause'>, cause: unknown): Failure {
+  return { ...failure, cause, hasCause: true };
+}
+
+/**
+ * The `AnswerError` for `failure`: its message written with the server's text quoted, and its
+ * detail with every secret of `secrets` redacted (the detail's data otherwise as received).
+ */
+export function answerError(failure: Failure, secrets?: Secrets): AnswerError {
+  const text = written(failure.message, secrets);
+  const detail = secrets === undefined ? failure.detail : secrets.redactValue(failure.detail);
+  return new AnswerError(failure.code, text, detail, {
+    reason: failure.reason,
+    ...(failure.hasCause === true ? { cause: failure.cause } : {}),
+  });
+}
+
+/** A message written out: the package's words as they are, the server's text quoted, its secrets redacted first. */
+export function written(parts: readonly MessagePart[], secrets?: Secrets): string {
+  return parts.map((part) => (typeof part === 'string' ? part : quoted(part, secrets))).join('');
+}
+
+function quoted(part: ServerText, secrets: Secrets | undefined): string {
+  const text = secrets === undefined ? part.serverText : secrets.redact(part.serverText);
+  return part.quoted ? quoteText(text) : prefixText(text);
+}
+
+/**
+ * The failure of a stop by a signal: `timeout` when the abort reason is a `TimeoutError` (as
+ * `AbortSignal.timeout` gives), `aborted` otherwise. `doing` names what stopped, as in "reading
+ * the answer" or "the exchange".
+ */
+export function stopped(reason: unknown, detail: AnswerDetail, doing: string): Failure {
+  const timedOut = isTimeout(reason);
+  // The reason is the caller's own (or the package's), described, not server text.
+  const message = timedOut ? said`${doing} timed out` : said`${doing} was aborted: ${describeValue(reason)}`;
+  return withCause({ code: timedOut ? 'timeout' : 'aborted', message, detail }, reason);
+}
+
+function isTimeout(reason: unknown): boolean {
+  try {
+    return typeof reason === 'object' && reason !== null && (reason as { name?: unknown }).name === 'TimeoutError';
+  } catch {
+    return false; // a reason whose name getter throws is no deadline
+  }
+}
