@@ -2,7 +2,7 @@
 // onabort, a listener that throws, AbortSignal.any and AbortSignal.timeout. Each API waits on a
 // body (or a fetch, a resumption, a DELETE) that never ends, so a missed abort is a hang, and
 // the bound is the issue's: settled within 100 ms of the abort.
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import {
   AnswerTransport,
   isAnswerError,
@@ -15,98 +15,18 @@ import {
 } from '../src/index.js';
 import { ANSWER, bytes, NOTE, sourceBody, sseResponse } from './helpers/bodies.js';
 import { endlessServer } from './helpers/servers.js';
-import { followersOf, listenersOn } from './helpers/signals.js';
+import { LISTENER_FAILURE, SIGNAL_SHAPES, type ShapedSignal } from './runtimes/signal-tests.mjs';
+import { expectListenerFailures, followersOf, listenersOn } from './helpers/signals.js';
 
 /** How long after its abort an API may take to settle. */
 const BOUND_MS = 100;
-/** When the tests abort, after the API started waiting. */
+/** When the tests abort, after the API started waiting (before a timeout shape aborts itself). */
 const ABORT_AFTER_MS = 40;
-/** When a timeout signal aborts itself: after any API has reached its wait and waited. */
-const TIMEOUT_MS = 250;
-
-/** A caller's signal of one shape, and how to abort it (a timeout aborts itself). */
-interface ShapedSignal {
-  readonly signal: AbortSignal;
-  /** Aborts it now, or (a timeout) resolves when it has aborted by itself. */
-  abort(): Promise<void>;
-}
-
-interface SignalShape {
-  readonly name: string;
-  make(): ShapedSignal;
-}
 
 const noop = (): void => undefined;
 
-/** A controller's signal, prepared by `prepare` before any API sees it. */
-function controlled(prepare: (signal: AbortSignal) => void): ShapedSignal {
-  const controller = new AbortController();
-  prepare(controller.signal);
-  return { signal: controller.signal, abort: async () => controller.abort(new Error('the caller gave up')) };
-}
-
-/** The listener that throws: its error reaches the platform (Node: uncaughtException), caught below. */
-const LISTENER_FAILURE = 'a listener of the caller failed';
-
-const SHAPES: readonly SignalShape[] = [
-  { name: 'one earlier listener', make: () => controlled((signal) => signal.addEventListener('abort', noop)) },
-  {
-    name: 'two earlier listeners',
-    make: () =>
-      controlled((signal) => {
-        signal.addEventListener('abort', noop);
-        signal.addEventListener('abort', () => undefined, { once: true });
-      }),
-  },
-  { name: 'an onabort', make: () => controlled((signal) => (signal.onabort = noop)) },
-  {
-    name: 'an earlier listener that throws',
-    make: () =>
-      controlled((signal) =>
-        signal.addEventListener('abort', () => {
-          throw new Error(LISTENER_FAILURE);
-        }),
-      ),
-  },
-  {
-    name: "an earlier listener that stops the event's propagation",
-    make: () => controlled((signal) => signal.addEventListener('abort', (event) => event.stopImmediatePropagation())),
-  },
-  {
-    name: 'AbortSignal.any over a controller, listened to',
-    make: () => {
-      const controller = new AbortController();
-      const signal = AbortSignal.any([controller.signal, new AbortController().signal]);
-      signal.addEventListener('abort', noop);
-      return { signal, abort: async () => controller.abort(new Error('the caller gave up')) };
-    },
-  },
-  {
-    name: 'AbortSignal.timeout, listened to',
-    make: () => {
-      const signal = AbortSignal.timeout(TIMEOUT_MS);
-      signal.addEventListener('abort', noop);
-      const aborted = new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve()));
-      return { signal, abort: () => aborted };
-    },
-  },
-];
-
 // The throwing listener's error is the platform's to report: here it is expected, and swallowed.
-let savedHandlers: NodeJS.UncaughtExceptionListener[] = [];
-const unexpected: unknown[] = [];
-beforeEach(() => {
-  savedHandlers = process.listeners('uncaughtException');
-  process.removeAllListeners('uncaughtException');
-  process.on('uncaughtException', (error) => {
-    if (!(error instanceof Error && error.message === LISTENER_FAILURE)) unexpected.push(error);
-  });
-});
-afterEach(() => {
-  process.removeAllListeners('uncaughtException');
-  for (const handler of savedHandlers) process.on('uncaughtException', handler);
-  expect(unexpected.splice(0)).toStrictEqual([]);
-});
+expectListenerFailures(LISTENER_FAILURE);
 
 /** What an API did once its signal aborted: how long it took to settle, and how it settled. */
 interface Settled {
@@ -152,11 +72,6 @@ function codeOf(settled: Settled): unknown {
   return isAnswerError(settled.outcome) ? settled.outcome.code : settled.outcome;
 }
 
-/** The code an abort of `shape` ends an exchange with. */
-function abortCode(shape: SignalShape): string {
-  return shape.name.startsWith('AbortSignal.timeout') ? 'timeout' : 'aborted';
-}
-
 /** A fetch that answers each request with the next of `answers` and records what it was sent. */
 function scriptedFetch(answers: readonly ((init: RequestInit) => Response | Promise<Response>)[]): FetchFunction & { calls: RequestInit[] } {
   const calls: RequestInit[] = [];
@@ -183,13 +98,13 @@ const MODERN_REQUEST = {
 } as const;
 const URL_ = 'http://mcp.test/mcp';
 
-describe.each(SHAPES)('a signal with $name', (shape) => {
+describe.each(SIGNAL_SHAPES)('a signal with $name', (shape) => {
   test('readAnswer: aborted within the bound, the body released', async () => {
     const shaped = shape.make();
     const { response, source } = sseResponse([NOTE], { endless: true });
     const settled = await abortedAfterWaiting(shaped, () => readAnswer(response, { signal: shaped.signal }), () => source.pulls >= 2);
     expect(settled.ms).toBeLessThan(BOUND_MS);
-    expect(codeOf(settled)).toBe(abortCode(shape));
+    expect(codeOf(settled)).toBe(shaped.code);
     expect(source.cancelled).toBe(true);
   });
 
@@ -208,7 +123,7 @@ describe.each(SHAPES)('a signal with $name', (shape) => {
     };
     const settled = await abortedAfterWaiting(shaped, () => readAnswerBody(body, 'text/event-stream', { signal: shaped.signal }), () => reads >= 2);
     expect(settled.ms).toBeLessThan(BOUND_MS);
-    expect(codeOf(settled)).toBe(abortCode(shape));
+    expect(codeOf(settled)).toBe(shaped.code);
     expect(returned).toBe(true);
   });
 
@@ -248,7 +163,7 @@ describe.each(SHAPES)('a signal with $name', (shape) => {
     const fetch = scriptedFetch([() => response]);
     const settled = await abortedAfterWaiting(shaped, () => postJsonRpc(URL_, REQUEST, { fetch, signal: shaped.signal }), () => source.pulls >= 2);
     expect(settled.ms).toBeLessThan(BOUND_MS);
-    expect(codeOf(settled)).toBe(abortCode(shape));
+    expect(codeOf(settled)).toBe(shaped.code);
     expect(source.cancelled).toBe(true);
   });
 
@@ -258,7 +173,7 @@ describe.each(SHAPES)('a signal with $name', (shape) => {
     const fetch = scriptedFetch([() => response]);
     const settled = await abortedAfterWaiting(shaped, () => postJsonRpc(URL_, MODERN_REQUEST, { fetch, signal: shaped.signal }), () => source.pulls >= 2);
     expect(settled.ms).toBeLessThan(BOUND_MS);
-    expect(codeOf(settled)).toBe(abortCode(shape));
+    expect(codeOf(settled)).toBe(shaped.code);
     expect(source.cancelled).toBe(true);
   });
 
@@ -267,7 +182,7 @@ describe.each(SHAPES)('a signal with $name', (shape) => {
     const fetch = scriptedFetch([heldFetch]);
     const settled = await abortedAfterWaiting(shaped, () => postJsonRpc(URL_, REQUEST, { fetch, signal: shaped.signal }), () => fetch.calls.length === 1);
     expect(settled.ms).toBeLessThan(BOUND_MS);
-    expect(codeOf(settled)).toBe(abortCode(shape));
+    expect(codeOf(settled)).toBe(shaped.code);
     expect(fetch.calls[0]?.signal?.aborted).toBe(true);
   });
 
@@ -282,7 +197,7 @@ describe.each(SHAPES)('a signal with $name', (shape) => {
     );
     expect(fetch.calls.map((call) => call.method)).toStrictEqual(['POST', 'GET']);
     expect(settled.ms).toBeLessThan(BOUND_MS);
-    expect(codeOf(settled)).toBe(abortCode(shape));
+    expect(codeOf(settled)).toBe(shaped.code);
     expect(resumed.source.cancelled).toBe(true);
   });
 
@@ -291,7 +206,7 @@ describe.each(SHAPES)('a signal with $name', (shape) => {
     const fetch = scriptedFetch([() => sseResponse(['id: 7\nretry: 60000\ndata:\n\n']).response]);
     const settled = await abortedAfterWaiting(shaped, () => postJsonRpc(URL_, REQUEST, { fetch, signal: shaped.signal }), () => fetch.calls.length === 1);
     expect(settled.ms).toBeLessThan(BOUND_MS);
-    expect(codeOf(settled)).toBe(abortCode(shape));
+    expect(codeOf(settled)).toBe(shaped.code);
     expect(fetch.calls).toHaveLength(1);
   });
 
@@ -302,7 +217,7 @@ describe.each(SHAPES)('a signal with $name', (shape) => {
     const transport = new AnswerTransport(URL_, { fetch });
     const settled = await abortedAfterWaiting(shaped, () => transport.send(REQUEST, { requestSignal: shaped.signal }), () => source.pulls >= 2);
     expect(settled.ms).toBeLessThan(BOUND_MS);
-    expect(codeOf(settled)).toBe(abortCode(shape));
+    expect(codeOf(settled)).toBe(shaped.code);
     expect(source.cancelled).toBe(true);
     await transport.send(REQUEST); // the next send goes out as usual
     expect(fetch.calls).toHaveLength(2);
@@ -315,7 +230,7 @@ describe.each(SHAPES)('a signal with $name', (shape) => {
     const transport = new AnswerTransport(URL_, { fetch, signal: shaped.signal });
     const settled = await abortedAfterWaiting(shaped, () => transport.send(REQUEST), () => source.pulls >= 2);
     expect(settled.ms).toBeLessThan(BOUND_MS);
-    expect(codeOf(settled)).toBe(abortCode(shape));
+    expect(codeOf(settled)).toBe(shaped.code);
     expect(source.cancelled).toBe(true);
   });
 
@@ -337,7 +252,7 @@ describe.each(SHAPES)('a signal with $name', (shape) => {
     expect(settled.ms).toBeLessThan(BOUND_MS);
     expect(settled.rejected).toBe(false);
     expect(closed).toBe(1);
-    expect(errors.map((error) => (isAnswerError(error) ? error.code : error))).toStrictEqual([abortCode(shape)]);
+    expect(errors.map((error) => (isAnswerError(error) ? error.code : error))).toStrictEqual([shaped.code]);
   });
 });
 
@@ -361,7 +276,12 @@ describe('one follower per signal, whatever else listens to it', () => {
 });
 
 describe('a signal that aborts while another read of it is settling', () => {
-  test("aborted from the first read's onMessage: the other read, waiting on an open stream, ends within the bound", async () => {
+  /**
+   * A read waiting on an open stream, with a listened-to signal, while `settleFirst` runs a first
+   * read of the same signal and aborts it (noting when) somewhere in its settling: the waiting
+   * read must end within the bound of that abort, its stream released.
+   */
+  async function otherReadEnds(settleFirst: (signal: AbortSignal, abort: () => void) => Promise<void>): Promise<void> {
     const controller = new AbortController();
     controller.signal.addEventListener('abort', noop);
     const waiting = sseResponse([NOTE], { endless: true });
@@ -372,41 +292,30 @@ describe('a signal that aborts while another read of it is settling', () => {
     });
     await delay(10);
     let abortedAt = 0;
-    const first = readAnswer(sseResponse([NOTE, ANSWER]).response, {
-      signal: controller.signal,
-      onMessage: () => {
-        abortedAt = performance.now();
-        controller.abort();
-      },
-    }).catch((error: unknown) => error);
-    expect(isAnswerError(await first) && (await first as { code: string }).code).toBe('aborted');
+    await settleFirst(controller.signal, () => {
+      abortedAt = performance.now();
+      controller.abort();
+    });
     const error = await Promise.race([other, delay(BOUND_MS * 2)]);
     expect(isAnswerError(error) && error.code).toBe('aborted');
     expect(settledAt - abortedAt).toBeLessThan(BOUND_MS);
     expect(waiting.source.cancelled).toBe(true);
+  }
+
+  test("aborted from the first read's onMessage: the other read, waiting on an open stream, ends within the bound", async () => {
+    await otherReadEnds(async (signal, abort) => {
+      const error = await readAnswer(sseResponse([NOTE, ANSWER]).response, { signal, onMessage: abort }).catch((thrown: unknown) => thrown);
+      expect(isAnswerError(error) && error.code).toBe('aborted');
+    });
   });
 
   test('aborted as the first read settles with its answer: the other read ends within the bound', async () => {
-    const controller = new AbortController();
-    controller.signal.addEventListener('abort', noop);
-    const waiting = sseResponse([NOTE], { endless: true });
-    let settledAt = 0;
-    const other = readAnswer(waiting.response, { signal: controller.signal }).catch((error: unknown) => {
-      settledAt = performance.now();
-      return error;
+    await otherReadEnds(async (signal, abort) => {
+      // Aborted in the microtask turn the first read resolves in, before its own promise is observed.
+      const first = readAnswer(sseResponse([ANSWER]).response, { signal });
+      void first.then(abort);
+      expect(await first).toMatchObject({ id: 1 });
     });
-    await delay(10);
-    let abortedAt = 0;
-    // Aborted in the microtask turn the first read resolves in, before its own promise is observed.
-    const first = readAnswer(sseResponse([ANSWER]).response, { signal: controller.signal });
-    void first.then(() => {
-      abortedAt = performance.now();
-      controller.abort();
-    });
-    expect(await first).toMatchObject({ id: 1 });
-    const error = await Promise.race([other, delay(BOUND_MS * 2)]);
-    expect(isAnswerError(error) && error.code).toBe('aborted');
-    expect(settledAt - abortedAt).toBeLessThan(BOUND_MS);
   });
 });
 

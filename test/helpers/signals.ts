@@ -3,6 +3,7 @@
  * follow it (`AbortSignal.any`'s dependants, which Node holds in a set under an internal symbol).
  */
 import { getEventListeners } from 'node:events';
+import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 
 /** The abort listeners on `signal`. */
 export function listenersOn(signal: AbortSignal): number {
@@ -15,4 +16,27 @@ export function followersOf(signal: AbortSignal): number {
   if (key === undefined) throw new Error('this Node keeps no kDependantSignals on a signal');
   const dependants = (signal as unknown as Record<symbol, Set<unknown> | undefined>)[key];
   return dependants?.size ?? 0;
+}
+
+/**
+ * For the tests of this file (`each`: around each test, else around the whole file), errors
+ * with `message` thrown by a caller's own abort listener are expected: Node reports them as
+ * uncaught, and vitest would fail the run for them. They are swallowed; any other uncaught error
+ * fails the test it happened in.
+ */
+export function expectListenerFailures(message: string, each = true): void {
+  let saved: NodeJS.UncaughtExceptionListener[] = [];
+  const unexpected: unknown[] = [];
+  (each ? beforeEach : beforeAll)(() => {
+    saved = process.listeners('uncaughtException');
+    process.removeAllListeners('uncaughtException');
+    process.on('uncaughtException', (error) => {
+      if (!(error instanceof Error && error.message === message)) unexpected.push(error);
+    });
+  });
+  (each ? afterEach : afterAll)(() => {
+    process.removeAllListeners('uncaughtException');
+    for (const handler of saved) process.on('uncaughtException', handler);
+    expect(unexpected.splice(0)).toStrictEqual([]);
+  });
 }

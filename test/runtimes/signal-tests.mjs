@@ -10,9 +10,9 @@ const BOUND_MS = 100;
 /** How long an API waits before its signal is aborted. */
 const WAIT_MS = 30;
 /** When a timeout signal aborts itself: after its API has waited. */
-const TIMEOUT_MS = 120;
+export const TIMEOUT_MS = 250;
 /** The message of the throwing listener's error, which the runtime reports and the suite swallows. */
-const LISTENER_FAILURE = 'a listener of the caller failed';
+export const LISTENER_FAILURE = 'a listener of the caller failed';
 
 const encoder = new TextEncoder();
 const NOTE = encoder.encode('data: {"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"hi"}}\n\n');
@@ -40,7 +40,11 @@ function abortCalmly(controller) {
   }
 }
 
-const SHAPES = [
+/**
+ * The shapes of a caller's signal, each made fresh: its signal, how to abort it (a timeout aborts
+ * itself: `abort` waits for it), and the code an exchange it ends settles with.
+ */
+export const SIGNAL_SHAPES = [
   { name: 'one earlier listener', make: () => controlled((signal) => signal.addEventListener('abort', noop)) },
   {
     name: 'two earlier listeners',
@@ -184,7 +188,7 @@ const APIS = [
  */
 export function signalTests(pkg) {
   const tests = [];
-  for (const shape of SHAPES) {
+  for (const shape of SIGNAL_SHAPES) {
     let probed;
     const probe = () => (probed ??= platformKeepsAbort(shape));
     tests.push({

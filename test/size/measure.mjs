@@ -17,13 +17,18 @@ export const IMPORTS = {
   root: "export * from './dist/index.js';",
 };
 
+/** What the same work costs with a peer: the v2 MCP SDK's client and its HTTP transport (no limit; printed for comparison). */
+export const PEERS = {
+  'v2 SDK Client': "export { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';",
+};
+
 /** The limits in bytes, minified and gzipped, by import name. */
 export const LIMITS = JSON.parse(readFileSync(new URL('limits.json', import.meta.url), 'utf8')).limits;
 
 /** The minified and gzipped size in bytes of each import in {@link IMPORTS}. */
-export async function measure() {
+export async function measure(imports = IMPORTS) {
   const sizes = {};
-  for (const [name, contents] of Object.entries(IMPORTS)) {
+  for (const [name, contents] of Object.entries(imports)) {
     const result = await build({
       stdin: { contents, resolveDir: root, loader: 'js' },
       bundle: true,
@@ -32,6 +37,8 @@ export async function measure() {
       format: 'esm',
       platform: 'neutral',
       target: 'es2022',
+      // A browser's view of a package that has one (the SDK's dependencies export only for it).
+      conditions: ['browser'],
       logLevel: 'silent',
     });
     const code = result.outputFiles[0].contents;
@@ -45,5 +52,8 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   console.log('import'.padEnd(16), 'minified'.padStart(9), 'gzipped'.padStart(9), 'limit'.padStart(7));
   for (const [name, size] of Object.entries(sizes)) {
     console.log(name.padEnd(16), String(size.minified).padStart(9), String(size.gzipped).padStart(9), String(LIMITS[name]).padStart(7));
+  }
+  for (const [name, size] of Object.entries(await measure(PEERS))) {
+    console.log(name.padEnd(16), String(size.minified).padStart(9), String(size.gzipped).padStart(9), '(peer)'.padStart(7));
   }
 }
