@@ -191,7 +191,7 @@ export class AnswerClient {
     let current = params;
     for (let round = 0; ; round += 1) {
       const { outcome, id } = await this.#exchange(method, current, signal, onMessage);
-      if (outcome.kind !== 'answered') throw this.#failed(outcome, id, method, signal);
+      if (outcome.kind !== 'answered') throw this.#failed(outcome, id, method);
       const asked = this.era === 'modern' && INPUT_REQUIRED_METHODS.has(method) ? inputRequired(outcome.answer) : undefined;
       const handler = this.#onInputRequired;
       if (asked === undefined || handler === undefined || round >= this.#maxInputRounds) return outcome.answer;
@@ -286,17 +286,17 @@ export class AnswerClient {
 
   /**
    * The error of a request that has no answer. A 404 to a 2025 request that carried the session
-   * means the server ended it: it is forgotten. A 2025 request its caller stopped is cancelled
-   * on the server too (`notifications/cancelled`, not awaited).
+   * means the server ended it: it is forgotten. A 2025 request stopped by a signal or its
+   * deadline is cancelled on the server too (`notifications/cancelled`, not awaited).
    */
-  #failed(outcome: Exclude<ExchangeOutcome, { kind: 'answered' }>, id: number, method: string, signal: AbortSignal | undefined): Error {
+  #failed(outcome: Exclude<ExchangeOutcome, { kind: 'answered' }>, id: number, method: string): Error {
     if (outcome.kind === 'accepted') {
       // A request the server took for a notification: it sent no answer.
       return answerError({ code: 'malformed_answer', message: said`the server accepted the ${method} request with HTTP ${outcome.status} and sent no answer`, detail: nothingRead(this.#settings.maxBytes), reason: 'no_message' });
     }
     if (outcome.kind === 'refused' && outcome.status === 404 && this.era === 'legacy' && this.#sessionId !== undefined) this.#sessionId = undefined;
     const stopped = outcome.failure.code === 'aborted' || outcome.failure.code === 'timeout';
-    if (stopped && this.era === 'legacy' && !this.#closed && signal !== undefined) this.#cancel(id, outcome.failure);
+    if (stopped && this.era === 'legacy' && !this.#closed) this.#cancel(id, outcome.failure);
     return answerError(outcome.failure, this.#settings.secrets);
   }
 

@@ -3,6 +3,7 @@
 // workerd, Deno and Bun; each runtime's entry passes the package in and reports the result.
 import { adapterTests } from './adapter-tests.mjs';
 import { answerTests } from './answer-tests.mjs';
+import { clientTests } from './client-tests.mjs';
 import { show } from './check.mjs';
 import { scannerTests } from './scanner-tests.mjs';
 import { signalTests } from './signal-tests.mjs';
@@ -25,6 +26,7 @@ const USED = [
   'DEFAULT_MAX_BYTES',
   'postJsonRpc',
   'AnswerTransport',
+  'AnswerClient',
 ];
 
 /**
@@ -38,6 +40,7 @@ export async function runSuite(pkg) {
     ...answerTests(pkg),
     ...adapterTests(pkg),
     ...signalTests(pkg),
+    ...clientTests(pkg),
   ];
   const failures = [];
   for (const test of tests) {
