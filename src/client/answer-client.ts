@@ -8,8 +8,9 @@
 
 import { followAborts, ownController } from '../drivers/abort-watch.js';
 import { invalid } from '../vocabulary/check-argument.js';
-import { answerError, nothingRead, said, type Failure } from '../vocabulary/failure.js';
+import { answerError, nothingRead, said, stopped, type Failure } from '../vocabulary/failure.js';
 import type { JsonObject, JsonRpcMessage, JsonRpcResponse } from '../vocabulary/json-rpc.js';
+import { objectOf } from './discover-outcome.js';
 import { endSession } from './end-session.js';
 import type { McpEra } from './era.js';
 import { checkExchangeOptions, checkSignal, type ExchangeOptions, type ExchangeSettings } from './exchange-options.js';
@@ -25,6 +26,7 @@ import {
 } from './input-required.js';
 import { negotiate, type HandshakeAnswer, type Negotiated, type NegotiatedBy, type VersionNegotiation } from './negotiate.js';
 import { DEFAULT_CLIENT_INFO, requestMessage, type ClientIdentity, type ClientInfo } from './request-message.js';
+import { STANDING_STREAM_METHOD, standingStreamRefused } from './standing-stream.js';
 import { ToolHeaders } from './tool-headers.js';
 
 /** Options for {@link AnswerClient.connect}: an exchange's options, and the client's own. */
@@ -139,9 +141,9 @@ export class AnswerClient {
     this.instructions = negotiated.instructions;
     this.negotiatedBy = negotiated.how;
     this.handshake = negotiated.handshake;
-    this.#tools = new ToolHeaders(async (cursor) => {
-      const { outcome } = await this.#exchange('tools/list', cursor === undefined ? undefined : { cursor }, undefined, undefined);
-      if (outcome.kind === 'answered') return { ok: true, result: typeof outcome.answer['result'] === 'object' ? (outcome.answer['result'] as JsonObject) : undefined };
+    this.#tools = new ToolHeaders(async (cursor, signal) => {
+      const { outcome } = await this.#exchange('tools/list', cursor === undefined ? undefined : { cursor }, signal, undefined);
+      if (outcome.kind === 'answered') return { ok: true, result: objectOf(outcome.answer['result']) };
       return outcome.kind === 'accepted' ? { ok: true, result: undefined } : { ok: false, failure: outcome.failure };
     });
   }
@@ -188,10 +190,14 @@ export class AnswerClient {
     const { onMessage } = options;
     if (onMessage !== undefined && typeof onMessage !== 'function') throw invalid('onMessage', 'a function', onMessage);
     this.#checkOpen();
+    if (method === STANDING_STREAM_METHOD) throw answerError(standingStreamRefused('AnswerClient'));
+    // Stopped before it began: nothing is sent, and there is nothing to cancel on the server.
+    if (signal?.aborted === true) throw answerError(stopped(signal.reason, nothingRead(this.#settings.maxBytes), 'the exchange'));
     let current = params;
     for (let round = 0; ; round += 1) {
       const { outcome, id } = await this.#exchange(method, current, signal, onMessage);
       if (outcome.kind !== 'answered') throw this.#failed(outcome, id, method);
+      if (method === 'tools/list' && this.era === 'modern') this.#tools.learn(objectOf(outcome.answer['result']));
       const asked = this.era === 'modern' && INPUT_REQUIRED_METHODS.has(method) ? inputRequired(outcome.answer) : undefined;
       const handler = this.#onInputRequired;
       if (asked === undefined || handler === undefined || round >= this.#maxInputRounds) return outcome.answer;
@@ -254,7 +260,7 @@ export class AnswerClient {
     const message = requestMessage(id, method, params, this.era, this.protocolVersion, this.#identity);
     let headers: Headers | undefined;
     if (this.era === 'modern' && method === 'tools/call') {
-      const found = await this.#tools.headersFor(message);
+      const found = await this.#tools.headersFor(message, signal);
       if (found !== undefined && !(found instanceof Headers)) return { outcome: { kind: 'failed', failure: found, headers: undefined }, id };
       headers = found;
     }

@@ -9,13 +9,14 @@
 
 import { ownController } from '../drivers/abort-watch.js';
 import { invalid } from '../vocabulary/check-argument.js';
-import { answerError, nothingRead, said, type Failure } from '../vocabulary/failure.js';
+import { answerError } from '../vocabulary/failure.js';
 import type { JsonRpcMessage } from '../vocabulary/json-rpc.js';
 import { refusalSaysLegacy } from './discover-outcome.js';
 import { endSession } from './end-session.js';
 import { eraOf } from './era.js';
 import { checkExchangeOptions, checkSignal, type ExchangeOptions, type ExchangeSettings } from './exchange-options.js';
 import { planMessage, runExchange, type ExchangeOutcome, type PlannedMessage } from './exchange.js';
+import { STANDING_STREAM_METHOD, standingStreamRefused } from './standing-stream.js';
 
 /**
  * Options for {@link AnswerTransport}: an exchange's options, for every request it sends (each
@@ -177,7 +178,7 @@ export class AnswerTransport {
     checkSignal('requestSignal', requestSignal);
     checkSignal('signal', signal);
     const settings = this.#settings;
-    if ((message as { method?: unknown }).method === 'subscriptions/listen') throw answerError(standingStreamRefused());
+    if ((message as { method?: unknown }).method === STANDING_STREAM_METHOD) throw answerError(standingStreamRefused('AnswerTransport'));
     const planned = planMessage(message, settings, {
       version: this.protocolVersion,
       sessionId: this.sessionId,
@@ -266,15 +267,6 @@ export class AnswerTransport {
   #report(error: unknown): void {
     this.onerror?.(error instanceof Error ? error : new Error(String(error), { cause: error }));
   }
-}
-
-/** `subscriptions/listen` opens a standing stream, which this package never holds: refused before anything is sent. */
-function standingStreamRefused(): Failure {
-  return {
-    code: 'unsupported_request',
-    message: said`AnswerTransport does not send subscriptions/listen: its response is a standing stream, and this transport holds none (read one with scanEvents over your own fetch)`,
-    detail: nothingRead(0),
-  };
 }
 
 /**

@@ -20,28 +20,44 @@ export const MAX_TOOL_PAGES = 100;
 /** One page of `tools/list` fetched: its result, or the failure of the exchange. */
 export type ToolPage = { readonly ok: true; readonly result: JsonObject | undefined } | { readonly ok: false; readonly failure: Failure };
 
+/** Fetches the page of `tools/list` at `cursor` (none: the first), within the call's `signal`. */
+export type ToolPageFetch = (cursor: string | undefined, signal: AbortSignal | undefined) => Promise<ToolPage>;
+
 /** The tools a client has read, and where the list goes on. */
 export class ToolHeaders {
   readonly #tools = new Map<string, JsonObject>();
   /** The cursor of the next page; `null` once the list has ended (or failed to read as a list). */
   #cursor: string | undefined | null = undefined;
   #pages = 0;
-  readonly #fetchPage: (cursor: string | undefined) => Promise<ToolPage>;
+  /** The page being read, if one is: concurrent calls wait for it rather than read it again. */
+  #reading: Promise<ToolPage> | undefined;
+  readonly #fetchPage: ToolPageFetch;
 
   /** Reads pages with `fetchPage` (a `tools/list` request with that cursor). */
-  constructor(fetchPage: (cursor: string | undefined) => Promise<ToolPage>) {
+  constructor(fetchPage: ToolPageFetch) {
     this.#fetchPage = fetchPage;
+  }
+
+  /** Keeps the tools of a `tools/list` result the caller read itself: a later call needs no page for them. */
+  learn(result: JsonObject | undefined): void {
+    const tools: JsonValue | undefined = result?.['tools'];
+    if (!Array.isArray(tools)) return;
+    for (const tool of tools.map(objectOf)) {
+      const name = tool?.['name'];
+      if (typeof name === 'string' && !this.#tools.has(name)) this.#tools.set(name, tool!);
+    }
   }
 
   /**
    * The headers `request` (a 2026 `tools/call`) carries for its tool's parameters — `undefined`
    * when the tool is not listed — or the failure: `invalid_tool`, or a page's exchange failing.
+   * The pages are read within the call's `signal`.
    * @throws TypeError for an argument of another type than its parameter's (the caller's).
    */
-  async headersFor(request: JsonObject): Promise<Headers | undefined | Failure> {
+  async headersFor(request: JsonObject, signal: AbortSignal | undefined): Promise<Headers | undefined | Failure> {
     const name = objectOf(request['params'])?.['name'];
     if (typeof name !== 'string') return undefined;
-    const found = await this.#find(name);
+    const found = await this.#find(name, signal);
     if ('failure' in found) return found.failure;
     const { tool } = found;
     if (tool === undefined) return undefined;
@@ -58,22 +74,30 @@ export class ToolHeaders {
   }
 
   /** The definition of the tool `name` (`undefined`: not listed), read as far as needed; or the failure of a page. */
-  async #find(name: string): Promise<{ readonly tool: JsonObject | undefined } | { readonly failure: Failure }> {
+  async #find(name: string, signal: AbortSignal | undefined): Promise<{ readonly tool: JsonObject | undefined } | { readonly failure: Failure }> {
     for (;;) {
       const tool = this.#tools.get(name);
       if (tool !== undefined || this.#cursor === null || this.#pages >= MAX_TOOL_PAGES) return { tool };
-      const page = await this.#fetchPage(this.#cursor);
+      if (this.#reading !== undefined) {
+        // Another call is reading the next page: wait for it, then look again. Its failure is its own.
+        await this.#reading.catch(() => undefined);
+        continue;
+      }
+      const reading = this.#fetchPage(this.#cursor, signal);
+      this.#reading = reading;
+      let page: ToolPage;
+      try {
+        page = await reading;
+      } finally {
+        this.#reading = undefined;
+      }
       if (!page.ok) return { failure: page.failure };
       this.#pages += 1;
-      const tools: JsonValue | undefined = page.result?.['tools'];
-      if (!Array.isArray(tools)) {
+      if (!Array.isArray(page.result?.['tools'])) {
         this.#cursor = null; // an error answer, or no list: the call goes without headers
         continue;
       }
-      for (const tool of tools.map(objectOf)) {
-        const toolName = tool?.['name'];
-        if (typeof toolName === 'string' && !this.#tools.has(toolName)) this.#tools.set(toolName, tool!);
-      }
+      this.learn(page.result);
       const next = page.result?.['nextCursor'];
       this.#cursor = typeof next === 'string' ? next : null;
     }
