@@ -8,13 +8,13 @@
 
 import { followAborts, ownController } from '../drivers/abort-watch.js';
 import { invalid } from '../vocabulary/check-argument.js';
-import { answerError, nothingRead, said, stopped, type Failure } from '../vocabulary/failure.js';
+import { answerError, nothingRead, stopped, type Failure } from '../vocabulary/failure.js';
 import type { JsonObject, JsonRpcMessage, JsonRpcResponse } from '../vocabulary/json-rpc.js';
 import { objectOf } from './discover-outcome.js';
 import { endSession } from './end-session.js';
 import type { McpEra } from './era.js';
 import { checkExchangeOptions, checkSignal, type ExchangeOptions, type ExchangeSettings } from './exchange-options.js';
-import { planMessage, runExchange, type ExchangeOutcome } from './exchange.js';
+import { noAnswer, planMessage, runExchange, type ExchangeOutcome } from './exchange.js';
 import {
   answerInputRequests,
   INPUT_REQUIRED_METHODS,
@@ -196,7 +196,7 @@ export class AnswerClient {
     let current = params;
     for (let round = 0; ; round += 1) {
       const { outcome, id } = await this.#exchange(method, current, signal, onMessage);
-      if (outcome.kind !== 'answered') throw this.#failed(outcome, id, method);
+      if (outcome.kind !== 'answered') throw this.#failed(outcome, id);
       if (method === 'tools/list' && this.era === 'modern') this.#tools.learn(objectOf(outcome.answer['result']));
       const asked = this.era === 'modern' && INPUT_REQUIRED_METHODS.has(method) ? inputRequired(outcome.answer) : undefined;
       const handler = this.#onInputRequired;
@@ -256,14 +256,15 @@ export class AnswerClient {
     signal: AbortSignal | undefined,
     onMessage: ((message: JsonRpcMessage) => void) | undefined,
   ): Promise<{ readonly outcome: ExchangeOutcome; readonly id: number }> {
-    const id = this.#nextId++;
-    const message = requestMessage(id, method, params, this.era, this.protocolVersion, this.#identity);
     let headers: Headers | undefined;
     if (this.era === 'modern' && method === 'tools/call') {
-      const found = await this.#tools.headersFor(message, signal);
-      if (found !== undefined && !(found instanceof Headers)) return { outcome: { kind: 'failed', failure: found, headers: undefined }, id };
+      // Before the call's own id: the tools/list pages it reads go out first, and are numbered first.
+      const found = await this.#tools.headersFor(requestMessage(undefined, method, params, this.era, this.protocolVersion, this.#identity), signal);
+      if (found !== undefined && !(found instanceof Headers)) return { outcome: { kind: 'failed', failure: found, headers: undefined }, id: this.#nextId++ };
       headers = found;
     }
+    const id = this.#nextId++;
+    const message = requestMessage(id, method, params, this.era, this.protocolVersion, this.#identity);
     const request = ownController(); // a 2025 server request's handler gives up with it
     try {
       const outcome = await runExchange(this.#url, this.#settings, this.#plan(message, headers), {
@@ -295,11 +296,9 @@ export class AnswerClient {
    * means the server ended it: it is forgotten. A 2025 request stopped by a signal or its
    * deadline is cancelled on the server too (`notifications/cancelled`, not awaited).
    */
-  #failed(outcome: Exclude<ExchangeOutcome, { kind: 'answered' }>, id: number, method: string): Error {
-    if (outcome.kind === 'accepted') {
-      // A request the server took for a notification: it sent no answer.
-      return answerError({ code: 'malformed_answer', message: said`the server accepted the ${method} request with HTTP ${outcome.status} and sent no answer`, detail: nothingRead(this.#settings.maxBytes), reason: 'no_message' });
-    }
+  #failed(outcome: Exclude<ExchangeOutcome, { kind: 'answered' }>, id: number): Error {
+    // An exchange of a request is never `accepted` (it is `noAnswer`'s failure); said the same way all the same.
+    if (outcome.kind === 'accepted') return answerError(noAnswer(outcome.status, outcome.headers, this.#settings.maxBytes));
     if (outcome.kind === 'refused' && outcome.status === 404 && this.era === 'legacy' && this.#sessionId !== undefined) this.#sessionId = undefined;
     const stopped = outcome.failure.code === 'aborted' || outcome.failure.code === 'timeout';
     if (stopped && this.era === 'legacy' && !this.#closed) this.#cancel(id, outcome.failure);

@@ -53,7 +53,8 @@ export function discoverOutcome(outcome: ExchangeOutcome): DiscoverOutcome {
     case 'refused': {
       const rpcError = objectOf(outcome.answer?.['error']);
       const how = said`HTTP ${outcome.status}`;
-      if (rpcError !== undefined && MODERN_ERROR_CODES.has(Number(rpcError['code']))) return rpcErrorOutcome(rpcError, how, outcome.failure, outcome.answer);
+      const code = rpcError?.['code'];
+      if (rpcError !== undefined && typeof code === 'number' && MODERN_ERROR_CODES.has(code)) return rpcErrorOutcome(rpcError, how, outcome.failure, outcome.answer);
       if (!refusalSaysLegacy(outcome.status)) return { kind: 'failed', failure: outcome.failure };
       return { kind: 'legacy', reason: rpcError === undefined ? how : said`${how}, JSON-RPC ${codeText(rpcError['code'])}` };
     }

@@ -152,13 +152,7 @@ export async function runExchange(url: string | URL, settings: ExchangeSettings,
     if (planned.requestId === undefined || status === 202 || status === 204 || status === 205 || response.body === null) {
       release(response);
       if (planned.requestId === undefined) return { kind: 'accepted', status, headers };
-      const failure: Failure = {
-        code: 'malformed_answer',
-        message: said`the server accepted the request with HTTP ${status} and sent no answer`,
-        detail: nothingRead(maxBytes, headers.get('content-type')),
-        reason: 'no_message',
-      };
-      return { kind: 'failed', failure, headers };
+      return { kind: 'failed', failure: noAnswer(status, headers, maxBytes), headers };
     }
     const read: ReadOutcome = await readResumable(response, {
       route,
@@ -175,6 +169,16 @@ export async function runExchange(url: string | URL, settings: ExchangeSettings,
   } finally {
     deadline.dispose();
   }
+}
+
+/** A request the server accepted as if it were a notification: 2xx, and no answer. */
+export function noAnswer(status: number, headers: Headers, maxBytes: number): Failure {
+  return {
+    code: 'malformed_answer',
+    message: said`the server accepted the request with HTTP ${status} and sent no answer`,
+    detail: nothingRead(maxBytes, headers.get('content-type')),
+    reason: 'no_message',
+  };
 }
 
 /** The `refused` outcome of `response`, with the JSON-RPC error its body carries, if any. */

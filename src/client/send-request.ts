@@ -165,8 +165,8 @@ export function untilAborted<T>(pending: Promise<T>, signal: AbortSignal, late: 
     pending.then(
       (value) => {
         signal.removeEventListener('abort', onAbort);
-        if (signal.aborted) late(value);
-        else resolvePromise(value);
+        // Aborted first: the abort's own `then` hands the value to `late`.
+        if (!signal.aborted) resolvePromise(value);
       },
       (error: unknown) => {
         signal.removeEventListener('abort', onAbort);

@@ -1,0 +1,130 @@
+/**
+ * answer-transport.ts: `AnswerTransport`'s own members that the broad files leave unpinned —
+ * `start()`, `setProtocolVersion` / a `protocolVersion` set directly, the session taken only from
+ * the `initialize` response (whatever became of its body), the version the closing DELETE
+ * carries, `onclose` once, `onmessage` errors going to `onerror`, a notification's refusal never
+ * delivered in-band. The transport under the SDK clients and its per-request options are
+ * answer-transport.test.ts, answer-transport-eras.test.ts, answer-transport-requests.test.ts,
+ * ai-sdk-client.test.ts, auth.test.ts, abort-signals.test.ts and exchange-network.test.ts.
+ */
+
+import { describe, expect, test } from 'vitest';
+import { AnswerTransport, type TransportMessage } from '../../src/client/answer-transport.js';
+import { answerError, rejection } from '../helpers/bodies.js';
+import { empty, json, resultFor, scriptedFetch, trail, type Script } from '../helpers/client-fetch.js';
+
+const URL_ = 'https://mcp.example/mcp';
+const INITIALIZE = { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } };
+const LIST = { jsonrpc: '2.0', id: 1, method: 'tools/list' };
+
+function transportOver(script: Script) {
+  const { fetch, sent } = scriptedFetch(script);
+  const transport = new AnswerTransport(URL_, { fetch });
+  const received: TransportMessage[] = [];
+  const errors: Error[] = [];
+  transport.onmessage = (message) => received.push(message);
+  transport.onerror = (error) => errors.push(error);
+  return { transport, sent, received, errors };
+}
+
+const answering: Script = (sent) => (sent.method === 'DELETE' ? empty(204) : sent.body?.['id'] === undefined ? empty(202) : json(resultFor(sent, {})));
+
+test('start() resolves while open and rejects once closed; nothing is sent by either', async () => {
+  const { transport, sent } = transportOver(answering);
+  await expect(transport.start()).resolves.toBeUndefined();
+  await transport.close();
+  await expect(transport.start()).rejects.toThrow(new Error('AnswerTransport: the transport is closed'));
+  expect(sent).toEqual([]);
+});
+
+describe('the protocol version', () => {
+  test('setProtocolVersion sets the property every later request carries; setSupportedProtocolVersions changes nothing', async () => {
+    const { transport, sent } = transportOver(answering);
+    expect(transport.protocolVersion).toBeUndefined();
+    transport.setProtocolVersion('2025-06-18');
+    transport.setSupportedProtocolVersions(['2026-07-28']);
+    expect(transport.protocolVersion).toBe('2025-06-18');
+    await transport.send(LIST);
+    expect([sent[0]!.headers.get('mcp-protocol-version'), sent[0]!.headers.has('mcp-method')]).toEqual(['2025-06-18', false]);
+  });
+
+  test('a protocolVersion assigned directly (as the AI SDK does) picks the era as well', async () => {
+    const { transport, sent } = transportOver(answering);
+    transport.protocolVersion = '2026-07-28';
+    await transport.send(LIST);
+    expect([sent[0]!.headers.get('mcp-protocol-version'), sent[0]!.headers.get('mcp-method')]).toEqual(['2026-07-28', 'tools/list']);
+  });
+});
+
+describe('the session', () => {
+  test('taken from the initialize response whatever became of its body; close() ends it', async () => {
+    const { transport, sent } = transportOver((request) => (request.method === 'DELETE' ? empty(204) : empty(500, { 'mcp-session-id': 'issued' })));
+    const error = await answerError(transport.send(INITIALIZE));
+    expect([error.code, error.detail.status]).toEqual(['http_status', 500]);
+    expect(transport.sessionId).toBe('issued');
+    await transport.close();
+    expect(trail(sent)).toEqual(['POST initialize', 'DELETE']);
+    expect(sent[1]!.headers.get('mcp-session-id')).toBe('issued');
+    expect(transport.sessionId).toBeUndefined();
+  });
+
+  test('a session id on any other response is not taken', async () => {
+    const { transport } = transportOver((request) => json(resultFor(request, {}), { headers: { 'mcp-session-id': 'stray' } }));
+    await transport.send(LIST);
+    expect(transport.sessionId).toBeUndefined();
+  });
+
+  test('the closing DELETE carries the version only when it is a 2025 one', async () => {
+    for (const [version, expected] of [
+      ['2025-11-25', '2025-11-25'],
+      ['2026-07-28', null],
+      [undefined, null],
+    ] as const) {
+      const { transport, sent } = transportOver(answering);
+      transport.sessionId = 's';
+      if (version !== undefined) transport.setProtocolVersion(version);
+      await transport.close();
+      expect([sent[0]!.method, sent[0]!.headers.get('mcp-session-id'), sent[0]!.headers.get('mcp-protocol-version')]).toEqual(['DELETE', 's', expected]);
+    }
+  });
+});
+
+describe('onclose, onmessage and onerror', () => {
+  test('onclose is called once, however many times close() is', async () => {
+    const { transport } = transportOver(answering);
+    let closes = 0;
+    transport.onclose = () => (closes += 1);
+    await transport.close();
+    await transport.close();
+    expect(closes).toBe(1);
+  });
+
+  test('an onmessage that throws: the error goes to onerror (an Error made for a non-Error), and the send resolves', async () => {
+    const { transport, errors } = transportOver(answering);
+    const thrown = new Error('handler bug');
+    transport.onmessage = () => {
+      throw thrown;
+    };
+    await expect(transport.send(LIST)).resolves.toBeUndefined();
+    transport.onmessage = () => {
+      throw 'a string';
+    };
+    await transport.send({ ...LIST, id: 2 });
+    expect(errors[0]).toBe(thrown);
+    expect([errors[1]!.message, errors[1]!.cause]).toEqual(['a string', 'a string']);
+  });
+
+  test("a notification refused with a 400 and a JSON-RPC error: the send rejects, nothing reaches onmessage", async () => {
+    const { transport, received } = transportOver(() => json({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'no' } }, { status: 400 }));
+    const error = await rejection(transport.send({ jsonrpc: '2.0', method: 'notifications/initialized' }));
+    expect((error as { code?: string }).code).toBe('http_status');
+    expect(received).toEqual([]);
+  });
+
+  test('a send after close() is refused before anything is sent', async () => {
+    const { transport, sent } = transportOver(answering);
+    await transport.close();
+    await expect(transport.send(LIST)).rejects.toThrow(new Error('AnswerTransport: the transport is closed'));
+    expect(sent).toEqual([]);
+  });
+});

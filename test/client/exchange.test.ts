@@ -1,0 +1,291 @@
+/**
+ * exchange.ts: one exchange as a value. `planMessage` decides everything before anything is
+ * sent — the request id (one rule), the method, the era (the `_meta` version, else the plan's),
+ * the session (2025 only) and the headers of the POST and of a resumption GET. `runExchange`
+ * comes to one outcome: `answered`, `accepted`, `refused` (with the server's JSON-RPC error) or
+ * `failed` — and in 2026-07-28 a request whose response broke, ended early or never came is lost
+ * (`stream_failed`, `detail.reissue`). The same rules through postJsonRpc, against real servers
+ * and every status, are in post-json-rpc.test.ts and exchange-network.test.ts.
+ */
+
+import { describe, expect, test } from 'vitest';
+import type { ExchangeOptions } from '../../src/client/exchange-options.js';
+import { planMessage, runExchange, type ExchangeOutcome, type MessagePlan } from '../../src/client/exchange.js';
+import { AnswerError } from '../../src/vocabulary/errors.js';
+import { written, type Failure } from '../../src/vocabulary/failure.js';
+import type { JsonRpcMessage } from '../../src/vocabulary/json-rpc.js';
+import { sseEvent } from '../helpers/bodies.js';
+import { empty, headersObject, json, never, respond, scriptedFetch, settingsOf, sse, trail, type Script } from '../helpers/client-fetch.js';
+
+const URL_ = 'https://mcp.example/mcp';
+const MODERN = '2026-07-28';
+const LEGACY = '2025-11-25';
+const META = { 'io.modelcontextprotocol/protocolVersion': MODERN };
+const REQUEST = { jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'echo' } };
+const MODERN_REQUEST = { jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'echo', _meta: META } };
+const ANSWER = { jsonrpc: '2.0', id: 5, result: { ok: true } };
+const NOTE = { jsonrpc: '2.0', method: 'notifications/progress', params: { progress: 1 } };
+
+const plan = (message: unknown, options: ExchangeOptions = {}, messagePlan?: MessagePlan) => planMessage(message, settingsOf(options), messagePlan);
+
+async function exchange(message: object, script: Script, options: ExchangeOptions = {}, messagePlan?: MessagePlan, onMessage?: (m: JsonRpcMessage) => void) {
+  const { fetch, sent } = scriptedFetch(script);
+  const settings = settingsOf({ ...options, fetch });
+  const outcome = await runExchange(URL_, settings, planMessage(message, settings, messagePlan), { onMessage });
+  return { outcome, sent };
+}
+
+function failureOf(outcome: ExchangeOutcome): Failure {
+  expect(outcome.kind).toBe('failed');
+  return (outcome as { failure: Failure }).failure;
+}
+
+describe('planMessage', () => {
+  test.each([['a string', 'x'], ['null', null], ['an array', [REQUEST]], ['a number', 1]])('%s is no message: TypeError', (_, message) => {
+    expect(() => plan(message)).toThrow(TypeError);
+    expect(() => plan(message)).toThrow(/^message must be a JSON-RPC message object, got /);
+  });
+
+  test('a request: its id and method; the body is the message as JSON, the message kept as given', () => {
+    const planned = plan(REQUEST);
+    expect(planned).toMatchObject({ requestId: 5, method: 'tools/call', era: 'legacy', version: undefined, sessionId: undefined });
+    expect(planned.message).toBe(REQUEST);
+    expect(planned.body).toBe(JSON.stringify(REQUEST));
+  });
+
+  test('a notification and a response have no request id; a response no method', () => {
+    expect(plan({ jsonrpc: '2.0', method: 'notifications/initialized' })).toMatchObject({ requestId: undefined, method: 'notifications/initialized' });
+    expect(plan({ jsonrpc: '2.0', id: 3, result: {} })).toMatchObject({ requestId: undefined, method: undefined });
+  });
+
+  test("the request id's one rule: a string or a finite number", () => {
+    expect(plan({ jsonrpc: '2.0', id: 'abc', method: 'm' }).requestId).toBe('abc');
+    expect(() => plan({ jsonrpc: '2.0', id: null, method: 'm' })).toThrow(new TypeError('message.id must be a string or a number, got null'));
+    expect(() => plan({ jsonrpc: '2.0', id: true, method: 'm' })).toThrow(TypeError);
+    expect(() => plan({ jsonrpc: '2.0', id: NaN, method: 'm' })).toThrow(RangeError);
+    expect(() => plan({ jsonrpc: '2.0', id: Infinity, method: 'm' })).toThrow(RangeError);
+  });
+
+  test('2025: the session and the version on the POST and on the GET; Accept and Content-Type on the POST only', () => {
+    const planned = plan(REQUEST, { headers: { 'x-a': '1', accept: 'text/html', 'content-type': 'text/plain' } }, { version: LEGACY, sessionId: 's1' });
+    expect(planned).toMatchObject({ era: 'legacy', version: LEGACY, sessionId: 's1' });
+    expect(headersObject(planned.headers)).toEqual({
+      accept: 'application/json, text/event-stream',
+      'content-type': 'application/json',
+      'mcp-protocol-version': LEGACY,
+      'mcp-session-id': 's1',
+      'x-a': '1',
+    });
+    expect(headersObject(planned.streamHeaders)).toEqual({ accept: 'text/html', 'content-type': 'text/plain', 'mcp-protocol-version': LEGACY, 'mcp-session-id': 's1', 'x-a': '1' });
+  });
+
+  test("2025 with no version nor session in the plan: the caller's own headers carry them", () => {
+    const planned = plan(REQUEST, { headers: { 'mcp-session-id': 'own', 'mcp-protocol-version': '2025-06-18' } });
+    expect([planned.headers.get('mcp-session-id'), planned.headers.get('mcp-protocol-version')]).toEqual(['own', '2025-06-18']);
+  });
+
+  test('2026-07-28 from the _meta: the metadata headers mirrored from the body, and no session at all', () => {
+    const planned = plan(MODERN_REQUEST, { headers: { 'mcp-session-id': 'callers', 'mcp-method': 'wrong' } }, { version: LEGACY, sessionId: 's1' });
+    expect(planned).toMatchObject({ era: 'modern', version: MODERN, sessionId: undefined });
+    expect(headersObject(planned.headers)).toEqual({
+      accept: 'application/json, text/event-stream',
+      'content-type': 'application/json',
+      'mcp-method': 'tools/call',
+      'mcp-name': 'echo',
+      'mcp-protocol-version': MODERN,
+    });
+  });
+
+  test("2026-07-28 from the plan's version, for a message that declares none", () => {
+    const planned = plan({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1 } }, {}, { version: MODERN });
+    expect(planned.era).toBe('modern');
+    expect([planned.headers.get('mcp-protocol-version'), planned.headers.get('mcp-method')]).toEqual([MODERN, 'notifications/cancelled']);
+  });
+
+  test('2026-07-28: a response has no metadata to mirror', () => {
+    const planned = plan({ jsonrpc: '2.0', id: 1, result: {} }, {}, { version: MODERN });
+    expect([planned.era, planned.headers.has('mcp-method'), planned.headers.has('mcp-protocol-version')]).toEqual(['modern', false, false]);
+  });
+
+  test("the plan's headers go over the caller's; an Authorization there beside an authProvider is a TypeError", () => {
+    const planned = plan(MODERN_REQUEST, { headers: { 'mcp-param-region': 'old', 'x-b': 'b' } }, { headers: new Headers({ 'Mcp-Param-Region': 'new' }) });
+    expect([planned.headers.get('mcp-param-region'), planned.headers.get('x-b')]).toEqual(['new', 'b']);
+    expect(() => plan(REQUEST, { authProvider: { token: async () => 't' } }, { headers: new Headers({ authorization: 'Bearer x' }) })).toThrow(
+      new TypeError("the message's headers has an Authorization header and authProvider is set: pass one or the other"),
+    );
+  });
+
+  test('a 2026-07-28 message the headers cannot be derived from is a TypeError', () => {
+    expect(() => plan({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { _meta: META } })).toThrow(new TypeError('message.params.name must be a string, got undefined'));
+  });
+});
+
+describe('runExchange: answered', () => {
+  test('a JSON answer: the answer, status, headers, format and progress', async () => {
+    const { outcome, sent } = await exchange(REQUEST, () => json(ANSWER, { status: 201, headers: { 'x-server': 'y' } }));
+    expect(outcome).toMatchObject({ kind: 'answered', answer: ANSWER, status: 201, format: 'json' });
+    expect(outcome.kind === 'answered' && [outcome.headers.get('x-server'), outcome.progress.bytesRead]).toEqual(['y', JSON.stringify(ANSWER).length]);
+    expect(trail(sent)).toEqual(['POST tools/call']);
+    expect(sent[0]!.body).toEqual(REQUEST);
+  });
+
+  test('an event stream: passed-over messages to onMessage, in order, then the answer', async () => {
+    const seen: JsonRpcMessage[] = [];
+    const { outcome } = await exchange(REQUEST, () => sse([sseEvent(NOTE, ['id: 1']), sseEvent(ANSWER, ['id: 2'])]), {}, undefined, (m) => seen.push(m));
+    expect(outcome).toMatchObject({ kind: 'answered', answer: ANSWER, format: 'event-stream', progress: { events: 2, messages: 1, lastEventId: '2' } });
+    expect(seen).toEqual([NOTE]);
+  });
+
+  test('what onMessage throws goes up as it is', async () => {
+    const error = new Error('from onMessage');
+    const { fetch } = scriptedFetch(() => sse([sseEvent(NOTE), sseEvent(ANSWER)]));
+    const settings = settingsOf({ fetch });
+    const thrown = runExchange(URL_, settings, planMessage(REQUEST, settings), {
+      onMessage: () => {
+        throw error;
+      },
+    });
+    await expect(thrown).rejects.toBe(error);
+  });
+});
+
+describe('runExchange: accepted, and requests with no answer', () => {
+  test.each([200, 201, 202])('a notification answered %i is accepted, its body unread and released', async (status) => {
+    const made = respond(['{"ignored":true}'], { status });
+    const { outcome } = await exchange({ jsonrpc: '2.0', method: 'notifications/initialized' }, () => made.response);
+    expect(outcome).toMatchObject({ kind: 'accepted', status });
+    expect(await made.source.released).toBe('cancelled');
+    expect(made.source.delivered).toBe(0);
+  });
+
+  test('a response (a reply to a server request) is accepted too', async () => {
+    const { outcome } = await exchange({ jsonrpc: '2.0', id: 'srv-1', result: {} }, () => empty(202));
+    expect(outcome.kind).toBe('accepted');
+  });
+
+  test.each([
+    ['202', () => empty(202)],
+    ['204', () => empty(204)],
+    ['205', () => empty(205)],
+    ['200 with no body', () => empty(200)],
+  ])('a request answered %s: failed, malformed_answer no_message, with the headers', async (label, script) => {
+    const { outcome } = await exchange(REQUEST, script);
+    const failure = failureOf(outcome);
+    expect([failure.code, failure.reason]).toEqual(['malformed_answer', 'no_message']);
+    expect(written(failure.message)).toBe(`the server accepted the request with HTTP ${label.slice(0, 3)} and sent no answer`);
+    expect(outcome.headers).toBeInstanceOf(Headers);
+  });
+});
+
+test.each([204, 205])('a request answered %i carries no answer by definition, even where fetch gives a body: not read', async (status) => {
+  const made = respond([JSON.stringify(ANSWER)]);
+  // A Response cannot be built with a body for these statuses; a fetch of another runtime may give one.
+  const response = { status, ok: true, type: 'default', headers: new Headers({ 'content-type': 'application/json' }), body: made.response.body } as unknown as Response;
+  const { outcome } = await exchange(REQUEST, () => response);
+  expect(failureOf(outcome)).toMatchObject({ code: 'malformed_answer', reason: 'no_message' });
+  expect(made.source.delivered).toBe(0);
+});
+
+describe('runExchange: refused', () => {
+  test("a status outside 2xx with the request's JSON-RPC error: refused, the error kept as the answer and in the failure", async () => {
+    const error = { jsonrpc: '2.0', id: 5, error: { code: -32602, message: 'bad' } };
+    const { outcome } = await exchange(REQUEST, () => json(error, { status: 400, headers: { 'mcp-session-id': 'x' } }));
+    expect(outcome).toMatchObject({ kind: 'refused', status: 400, answer: error });
+    const failure = (outcome as { failure: Failure }).failure;
+    expect(failure.detail).toMatchObject({ status: 400, answer: error, contentType: 'application/json', bytesRead: JSON.stringify(error).length });
+    expect(written(failure.message)).toBe('the server answered HTTP 400: "bad" (JSON-RPC error -32602)');
+    expect(outcome.headers?.get('mcp-session-id')).toBe('x');
+  });
+
+  test('a result response with a refusal is not an error: no answer', async () => {
+    const { outcome } = await exchange(REQUEST, () => json(ANSWER, { status: 500 }));
+    expect(outcome).toMatchObject({ kind: 'refused', status: 500, answer: undefined });
+  });
+
+  test('a body that is no JSON-RPC: refused without an answer', async () => {
+    const { outcome } = await exchange(REQUEST, () => respond(['<html>'], { status: 502, contentType: 'text/html' }).response);
+    expect(outcome).toMatchObject({ kind: 'refused', status: 502, answer: undefined });
+  });
+
+  test("a notification's refusal is read for an error too", async () => {
+    const error = { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'no' } };
+    const { outcome } = await exchange({ jsonrpc: '2.0', method: 'notifications/x' }, () => json(error, { status: 400 }));
+    expect(outcome).toMatchObject({ kind: 'refused', status: 400, answer: error });
+  });
+
+  test('a refusal whose body outlasts the deadline: failed, timeout, with the headers', async () => {
+    const { outcome } = await exchange(REQUEST, () => respond(['{"jsonrpc"'], { status: 500, endless: true }).response, { timeoutMs: 20 });
+    expect(failureOf(outcome).code).toBe('timeout');
+    expect(outcome.headers).toBeInstanceOf(Headers);
+  });
+});
+
+describe('runExchange: failed', () => {
+  test("a signal already aborted: nothing is sent", async () => {
+    const { outcome, sent } = await exchange(REQUEST, () => json(ANSWER), { signal: AbortSignal.abort(new Error('no')) });
+    expect(failureOf(outcome).code).toBe('aborted');
+    expect([sent.length, outcome.headers]).toEqual([0, undefined]);
+  });
+
+  test('an extra signal ends the exchange as the settings signal does', async () => {
+    const controller = new AbortController();
+    const { fetch } = scriptedFetch(() => sse([sseEvent(NOTE)], { endless: true }));
+    const settings = settingsOf({ fetch });
+    const pending = runExchange(URL_, settings, planMessage(REQUEST, settings), { signals: [undefined, controller.signal], onMessage: () => controller.abort(new Error('enough')) });
+    const outcome = await pending;
+    expect(failureOf(outcome).code).toBe('aborted');
+    expect(outcome.headers).toBeInstanceOf(Headers);
+  });
+
+  test('2025: a fetch that fails is stream_failed, not to be re-issued', async () => {
+    const error = new TypeError('fetch failed');
+    const failure = failureOf((await exchange(REQUEST, () => Promise.reject(error))).outcome);
+    expect([failure.code, failure.cause, failure.detail.reissue]).toEqual(['stream_failed', error, undefined]);
+  });
+
+  test('2026-07-28: a request whose POST got no response is lost: stream_failed, reissue, the cause kept', async () => {
+    const error = new TypeError('fetch failed');
+    const failure = failureOf((await exchange(MODERN_REQUEST, () => Promise.reject(error))).outcome);
+    expect([failure.code, failure.cause, failure.detail.reissue]).toEqual(['stream_failed', error, true]);
+    expect(written(failure.message)).toBe(
+      'the POST request failed: TypeError: fetch failed; the server dropped the request with its stream: re-issue it as a new request with a new id',
+    );
+  });
+
+  test('2026-07-28: an event stream that ends without the answer is lost, the read failure as an AnswerError cause; nothing resumed', async () => {
+    const { outcome, sent } = await exchange(MODERN_REQUEST, () => sse([sseEvent(NOTE, ['id: 9', 'retry: 1'])]));
+    const failure = failureOf(outcome);
+    expect([failure.code, failure.detail.reissue, failure.detail.lastEventId]).toEqual(['stream_failed', true, '9']);
+    expect(failure.cause).toBeInstanceOf(AnswerError);
+    expect([(failure.cause as AnswerError).code, (failure.cause as AnswerError).reason]).toEqual(['malformed_answer', 'no_response']);
+    expect(trail(sent)).toEqual(['POST tools/call']);
+  });
+
+  test('2026-07-28: a JSON body without the answer is malformed, not lost', async () => {
+    const failure = failureOf((await exchange(MODERN_REQUEST, () => json(NOTE))).outcome);
+    expect([failure.code, failure.reason, failure.detail.reissue]).toEqual(['malformed_answer', 'no_response', undefined]);
+  });
+
+  test('2026-07-28: a notification that fails is not a lost request', async () => {
+    const note = { jsonrpc: '2.0', method: 'notifications/x', params: { _meta: META } };
+    const failure = failureOf((await exchange(note, () => Promise.reject(new TypeError('fetch failed')))).outcome);
+    expect([failure.code, failure.detail.reissue]).toEqual(['stream_failed', undefined]);
+  });
+
+  test('2025: an event stream that ends after an event id is resumed with a GET; with resume false it is not', async () => {
+    const script: Script = (_, i) => (i === 0 ? sse([sseEvent(NOTE, ['id: 1', 'retry: 1'])]) : sse([sseEvent(ANSWER)]));
+    const resumed = await exchange(REQUEST, script, {}, { version: LEGACY, sessionId: 's' });
+    expect(resumed.outcome.kind).toBe('answered');
+    expect(trail(resumed.sent)).toEqual(['POST tools/call', 'GET']);
+    expect([resumed.sent[1]!.headers.get('last-event-id'), resumed.sent[1]!.headers.get('mcp-session-id')]).toEqual(['1', 's']);
+
+    const kept = await exchange(REQUEST, script, { resume: false }, { version: LEGACY });
+    expect(failureOf(kept.outcome)).toMatchObject({ code: 'malformed_answer', reason: 'no_response' });
+    expect(trail(kept.sent)).toEqual(['POST tools/call']);
+  });
+
+  test('the deadline covers the wait for the response', async () => {
+    const { outcome } = await exchange(REQUEST, () => never(), { timeoutMs: 10 });
+    expect(failureOf(outcome).code).toBe('timeout');
+  });
+});

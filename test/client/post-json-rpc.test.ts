@@ -1,0 +1,79 @@
+/**
+ * post-json-rpc.ts: `postJsonRpc`, the public edge of one exchange — what it resolves with
+ * (exactly `{ answer, status, headers }`), what it throws (each non-answered outcome as one
+ * `AnswerError`), the version it plans with (the caller's `MCP-Protocol-Version`) and its own
+ * argument checks. The exchange's rules through it are pinned at length by post-json-rpc.test.ts,
+ * post-json-rpc-eras.test.ts, exchange-network.test.ts, auth.test.ts and abort-signals.test.ts;
+ * this file pins the function's own contract.
+ */
+
+import { describe, expect, test } from 'vitest';
+import { postJsonRpc } from '../../src/client/post-json-rpc.js';
+import { answerError, sseEvent } from '../helpers/bodies.js';
+import { empty, json, resultFor, scriptedFetch, sse } from '../helpers/client-fetch.js';
+
+const URL_ = 'https://mcp.example/mcp';
+const REQUEST = { jsonrpc: '2.0', id: 'r1', method: 'tools/list' };
+
+describe('what it resolves with', () => {
+  test('a request: exactly the answer, the status and the response headers', async () => {
+    const { fetch } = scriptedFetch((sent) => json(resultFor(sent, { tools: [] }), { status: 200, headers: { 'mcp-session-id': 's9' } }));
+    const result = await postJsonRpc(URL_, REQUEST, { fetch });
+    expect(Object.keys(result).sort()).toEqual(['answer', 'headers', 'status']);
+    expect(result.answer).toEqual({ jsonrpc: '2.0', id: 'r1', result: { tools: [] } });
+    expect([result.status, result.headers.get('mcp-session-id')]).toEqual([200, 's9']);
+  });
+
+  test('a notification: no answer, the status', async () => {
+    const { fetch } = scriptedFetch(() => empty(202));
+    expect(await postJsonRpc(URL_, { jsonrpc: '2.0', method: 'notifications/initialized' }, { fetch })).toMatchObject({ answer: undefined, status: 202 });
+  });
+
+  test('a URL object is accepted and sent as given', async () => {
+    const { fetch, sent } = scriptedFetch((request) => json(resultFor(request, {})));
+    await postJsonRpc(new URL(URL_), REQUEST, { fetch });
+    expect(sent[0]!.url).toBe(URL_);
+  });
+
+  test('onMessage gets what was passed over; the message itself is sent unchanged', async () => {
+    const note = { jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'x' } };
+    const { fetch, sent } = scriptedFetch((request) => sse([sseEvent(note), sseEvent(resultFor(request, {}))]));
+    const seen: unknown[] = [];
+    const message = { ...REQUEST, params: { cursor: 'c' } };
+    await postJsonRpc(URL_, message, { fetch, onMessage: (m) => seen.push(m) });
+    expect(seen).toEqual([note]);
+    expect(sent[0]!.body).toEqual(message);
+  });
+});
+
+describe('what it throws', () => {
+  test('a refusal: http_status, the JSON-RPC error in detail.answer', async () => {
+    const error = { jsonrpc: '2.0', id: 'r1', error: { code: -32001, message: 'gone' } };
+    const { fetch } = scriptedFetch(() => json(error, { status: 410 }));
+    const thrown = await answerError(postJsonRpc(URL_, REQUEST, { fetch }));
+    expect([thrown.code, thrown.detail.status, thrown.detail.answer]).toEqual(['http_status', 410, error]);
+  });
+
+  test('a failure: its code, with its cause', async () => {
+    const cause = new TypeError('fetch failed');
+    const { fetch } = scriptedFetch(() => Promise.reject(cause));
+    const thrown = await answerError(postJsonRpc(URL_, REQUEST, { fetch }));
+    expect([thrown.code, thrown.cause]).toEqual(['stream_failed', cause]);
+  });
+
+  test("an onMessage that is not a function: TypeError, nothing sent", async () => {
+    const { fetch, sent } = scriptedFetch(() => empty(500));
+    await expect(postJsonRpc(URL_, REQUEST, { fetch, onMessage: 'log' as never })).rejects.toThrow(new TypeError('onMessage must be a function, got "log"'));
+    expect(sent).toEqual([]);
+  });
+});
+
+test("the version it plans with is the caller's MCP-Protocol-Version: a 2025 one sent as given, a 2026 one with the derived headers", async () => {
+  const { fetch, sent } = scriptedFetch((request) => json(resultFor(request, {})));
+  await postJsonRpc(URL_, REQUEST, { fetch, headers: { 'MCP-Protocol-Version': '2025-11-25', 'Mcp-Session-Id': 's' } });
+  await postJsonRpc(URL_, REQUEST, { fetch, headers: { 'MCP-Protocol-Version': '2026-07-28', 'Mcp-Session-Id': 's' } });
+  expect(sent.map((s) => [s.headers.get('mcp-protocol-version'), s.headers.get('mcp-session-id'), s.headers.get('mcp-method')])).toEqual([
+    ['2025-11-25', 's', null],
+    ['2026-07-28', null, 'tools/list'],
+  ]);
+});
