@@ -2,6 +2,7 @@
 // Node 20 does not run TypeScript, so esbuild (a devDependency) first bundles worker.ts with src/
 // into node_modules/.cache; each target then runs in a worker thread under a watchdog.
 import { build } from 'esbuild';
+import { createHash } from 'node:crypto';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -78,7 +79,10 @@ function runWorker(request, limitMs, onMessage) {
 
 function writeFinding(finding) {
   mkdirSync(findingsDir, { recursive: true });
-  const file = join(findingsDir, `${finding.target}-${finding.seed}-${finding.path.replace(/:/g, '_')}.json`);
+  // A long shrink path would make a name no file system takes: past 80 characters, its head and a hash.
+  const path = finding.path.replace(/:/g, '_');
+  const named = path.length <= 80 ? path : `${path.slice(0, 60)}-${createHash('sha256').update(path).digest('hex').slice(0, 12)}`;
+  const file = join(findingsDir, `${finding.target}-${finding.seed}-${named}.json`);
   writeFileSync(file, JSON.stringify(finding, null, 1) + '\n');
   return relative(root, file);
 }

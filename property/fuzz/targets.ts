@@ -4,12 +4,13 @@ import { answerTarget } from './targets/answer.js';
 import { budgetTarget } from './targets/budget.js';
 import { exchangeTarget } from './targets/exchange.js';
 import { parseJsonTarget } from './targets/parse-json.js';
+import { quotingTarget } from './targets/quoting.js';
 import { readAnswerTarget } from './targets/read-answer.js';
 import { scannerTarget } from './targets/scanner.js';
 import { selectorTarget } from './targets/selector.js';
 
 /** Every target. */
-export const targets: readonly FuzzTarget[] = [scannerTarget, selectorTarget, answerTarget, budgetTarget, readAnswerTarget, parseJsonTarget, exchangeTarget];
+export const targets: readonly FuzzTarget[] = [scannerTarget, selectorTarget, answerTarget, budgetTarget, readAnswerTarget, parseJsonTarget, exchangeTarget, quotingTarget];
 
 /** The target called `name`; throws with the list for an unknown name. */
 export function targetNamed(name: string): FuzzTarget {

@@ -6,10 +6,7 @@
  * @module
  */
 
-import type { JsonRpcMessage } from '../index.js';
-
-/** What a secret is replaced by in anything the CLI prints, as the library redacts its own. */
-const REDACTED = '[redacted]';
+import { Secrets, type JsonRpcMessage } from '../index.js';
 
 /** The longest line of text the CLI writes on stderr (a failure or a note); past it, an ellipsis. */
 const MAX_LINE = 2048;
@@ -23,22 +20,19 @@ const UNSAFE_IN_JSON = /[\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u20
 /** Every character a line of text may not carry raw: the above, and C0 controls. */
 const UNSAFE_IN_TEXT = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]/g;
 
-let secrets: readonly string[] = [];
+/** The secrets no output may show, redacted by the library's one rule (as sent, JSON-escaped, percent-encoded). */
+let secrets = new Secrets();
 
-/** The values no output may show: the command's bearer token, its secret headers. */
+/** The values no output may show: the command's bearer token, its secret headers (values of 8 characters or more). */
 export function neverPrint(values: readonly string[]): void {
-  secrets = values.filter((value) => value !== '');
+  secrets = new Secrets();
+  for (const value of values) secrets.add(value);
 }
 
-function redact(text: string): string {
-  let out = text;
-  for (const secret of secrets) if (out.includes(secret)) out = out.split(secret).join(REDACTED);
-  return out;
-}
-
-/** `value` as one line of JSON, its strings redacted and its unsafe characters escaped. */
+/** `value` as one line of JSON, its strings and keys redacted and its unsafe characters escaped. */
 export function jsonLine(value: unknown): string {
-  const text = JSON.stringify(value, (_key, item: unknown) => (typeof item === 'string' ? redact(item) : item));
+  // Wrapped, so that the value's own keys are below the top, where keys are redacted too.
+  const text = JSON.stringify(secrets.redactValue([value])[0]);
   return `${(text ?? 'null').replace(UNSAFE_IN_JSON, unicodeEscape)}\n`;
 }
 
@@ -52,10 +46,12 @@ export function printPassedOver(message: JsonRpcMessage): void {
   process.stderr.write(jsonLine(message));
 }
 
-/** `text` as one line for stderr: whitespace runs folded, unsafe characters escaped, secrets redacted, bounded. */
+/** `text` as one line for stderr: its lines joined by a space, unsafe characters escaped, secrets redacted, bounded. */
 export function textLine(text: string): string {
-  const folded = redact(text).replace(/\s*\n\s*/g, ' ').replace(UNSAFE_IN_TEXT, unicodeEscape);
-  return `sse-answer: ${folded.length > MAX_LINE ? `${folded.slice(0, MAX_LINE)}…` : folded}\n`;
+  // Split and trimmed, not a whitespace regex: a run of blanks with no line break after it must not cost a scan a position.
+  const joined = secrets.redact(text).split('\n').map((line) => line.trim()).join(' ');
+  const escaped = joined.replace(UNSAFE_IN_TEXT, unicodeEscape);
+  return `sse-answer: ${escaped.length > MAX_LINE ? `${escaped.slice(0, MAX_LINE)}…` : escaped}\n`;
 }
 
 /** Writes one `sse-answer: …` line on stderr: a failure. */

@@ -9,7 +9,7 @@
 import { followAborts, ownController } from '../drivers/abort-watch.js';
 import { invalid } from '../vocabulary/check-argument.js';
 import { answerError, nothingRead, stopped, type Failure } from '../vocabulary/failure.js';
-import type { JsonObject, JsonRpcMessage, JsonRpcResponse } from '../vocabulary/json-rpc.js';
+import type { JsonObject, JsonRpcMessage, JsonRpcRequestId, JsonRpcResponse } from '../vocabulary/json-rpc.js';
 import { objectOf } from './discover-outcome.js';
 import { endSession } from './end-session.js';
 import type { McpEra } from './era.js';
@@ -124,6 +124,7 @@ export class AnswerClient {
   readonly #closing = ownController();
   #sessionId: string | undefined;
   #nextId = 1;
+  #toolPages = 0;
   #closed = false;
 
   private constructor(url: string | URL, settings: ExchangeSettings, identity: ClientIdentity, negotiated: Negotiated, handler: InputRequestHandler | undefined, rounds: number) {
@@ -142,10 +143,11 @@ export class AnswerClient {
     this.negotiatedBy = negotiated.how;
     this.handshake = negotiated.handshake;
     this.#tools = new ToolHeaders(async (cursor, signal) => {
-      const { outcome } = await this.#exchange('tools/list', cursor === undefined ? undefined : { cursor }, signal, undefined);
+      // Its own ids, apart from the caller's requests, which are numbered 1, 2, … as they are made.
+      const { outcome } = await this.#exchange('tools/list', cursor === undefined ? undefined : { cursor }, signal, undefined, `tools/list-${(this.#toolPages += 1)}`);
       if (outcome.kind === 'answered') return { ok: true, result: objectOf(outcome.answer['result']) };
       return outcome.kind === 'accepted' ? { ok: true, result: undefined } : { ok: false, failure: outcome.failure };
-    });
+    }, settings.secrets);
   }
 
   /**
@@ -249,21 +251,21 @@ export class AnswerClient {
     if (this.#closed) throw new Error('AnswerClient: the client is closed');
   }
 
-  /** One exchange of a request: its message, its tool headers (2026 `tools/call`), its era's plan. */
+  /** One exchange of a request: its id (the next of the caller's, unless given), its tool headers (2026 `tools/call`), its era's plan. */
   async #exchange(
     method: string,
     params: JsonObject | undefined,
     signal: AbortSignal | undefined,
     onMessage: ((message: JsonRpcMessage) => void) | undefined,
-  ): Promise<{ readonly outcome: ExchangeOutcome; readonly id: number }> {
+    given?: string,
+  ): Promise<{ readonly outcome: ExchangeOutcome; readonly id: JsonRpcRequestId }> {
+    const id = given ?? this.#nextId++;
     let headers: Headers | undefined;
     if (this.era === 'modern' && method === 'tools/call') {
-      // Before the call's own id: the tools/list pages it reads go out first, and are numbered first.
-      const found = await this.#tools.headersFor(requestMessage(undefined, method, params, this.era, this.protocolVersion, this.#identity), signal);
-      if (found !== undefined && !(found instanceof Headers)) return { outcome: { kind: 'failed', failure: found, headers: undefined }, id: this.#nextId++ };
+      const found = await this.#tools.headersFor(requestMessage(id, method, params, this.era, this.protocolVersion, this.#identity), signal);
+      if (found !== undefined && !(found instanceof Headers)) return { outcome: { kind: 'failed', failure: found, headers: undefined }, id };
       headers = found;
     }
-    const id = this.#nextId++;
     const message = requestMessage(id, method, params, this.era, this.protocolVersion, this.#identity);
     const request = ownController(); // a 2025 server request's handler gives up with it
     try {
@@ -296,7 +298,7 @@ export class AnswerClient {
    * means the server ended it: it is forgotten. A 2025 request stopped by a signal or its
    * deadline is cancelled on the server too (`notifications/cancelled`, not awaited).
    */
-  #failed(outcome: Exclude<ExchangeOutcome, { kind: 'answered' }>, id: number): Error {
+  #failed(outcome: Exclude<ExchangeOutcome, { kind: 'answered' }>, id: JsonRpcRequestId): Error {
     // An exchange of a request is never `accepted` (it is `noAnswer`'s failure); said the same way all the same.
     if (outcome.kind === 'accepted') return answerError(noAnswer(outcome.status, outcome.headers, this.#settings.maxBytes));
     if (outcome.kind === 'refused' && outcome.status === 404 && this.era === 'legacy' && this.#sessionId !== undefined) this.#sessionId = undefined;
@@ -306,7 +308,7 @@ export class AnswerClient {
   }
 
   /** Tells a 2025 server a request was cancelled; best effort, with its own deadline. */
-  #cancel(requestId: number, failure: Failure): void {
+  #cancel(requestId: JsonRpcRequestId, failure: Failure): void {
     const reason = failure.code === 'timeout' ? 'timed out' : 'aborted by the client';
     const message = { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId, reason } };
     void runExchange(this.#url, this.#settings, this.#plan(message, undefined)).catch(() => undefined);

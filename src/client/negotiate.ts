@@ -169,7 +169,12 @@ async function initialize(url: string | URL, settings: ExchangeSettings, identit
   if (outcome.kind !== 'answered') return failed(outcome.kind === 'accepted' ? notAccepted(undefined, settings) : outcome.failure, undefined);
   const result = objectOf(outcome.answer['result']);
   const answered = result?.['protocolVersion'];
-  if (result === undefined || typeof answered !== 'string' || eraOf(answered) !== 'legacy') return failed(notAccepted(outcome.answer, settings), undefined);
+  if (result === undefined || typeof answered !== 'string') return failed(notAccepted(outcome.answer, settings), undefined);
+  // Only a 2025 version (a date before 2026-07-28) is accepted: it goes back in a header, which no other text could be.
+  if (!isVersion(answered) || eraOf(answered) !== 'legacy') {
+    const message = said`the server did not accept initialize: it answered protocol version ${serverText(answered)}, which is no 2025-era version`;
+    return failed({ code: 'negotiation_failed', message, detail: { ...nothingRead(settings.maxBytes), answer: outcome.answer } }, undefined);
+  }
   if (exact && answered !== version) {
     return failed({ code: 'negotiation_failed', message: said`the server answered initialize with protocol version ${bareServerText(answered)}, not the pinned ${version}`, detail: { ...nothingRead(0), answer: outcome.answer } }, answered);
   }
@@ -201,6 +206,11 @@ function notAccepted(answer: JsonRpcResponse | undefined, settings: ExchangeSett
 
 function handshakeAnswer(outcome: ExchangeOutcome): HandshakeAnswer | undefined {
   return outcome.kind === 'answered' ? { status: outcome.status, headers: outcome.headers, format: outcome.format, progress: outcome.progress } : undefined;
+}
+
+/** Whether `text` is a protocol version: a date, `YYYY-MM-DD`. */
+function isVersion(text: string): boolean {
+  return /^\d{4}-\d{2}-\d{2}$/.test(text);
 }
 
 function stringOf(value: JsonValue | undefined): string | undefined {

@@ -13,9 +13,13 @@ import type { JsonObject, JsonValue } from '../vocabulary/json-rpc.js';
 import { objectOf } from './discover-outcome.js';
 import { mcpRequestHeaders } from './mcp-request-headers.js';
 import { checkMcpHeaderParams } from './mcp-param-headers.js';
+import { Secrets } from '../vocabulary/secrets.js';
 
 /** Pages of `tools/list` read before giving up: a cursor that never ends stops here. */
 export const MAX_TOOL_PAGES = 100;
+
+/** The reasons an `invalid_tool` message names; the count of the rest follows them. */
+export const MAX_REASONS = 4;
 
 /** One page of `tools/list` fetched: its result, or the failure of the exchange. */
 export type ToolPage = { readonly ok: true; readonly result: JsonObject | undefined } | { readonly ok: false; readonly failure: Failure };
@@ -32,10 +36,12 @@ export class ToolHeaders {
   /** The page being read, if one is: concurrent calls wait for it rather than read it again. */
   #reading: Promise<ToolPage> | undefined;
   readonly #fetchPage: ToolPageFetch;
+  readonly #secrets: Secrets;
 
-  /** Reads pages with `fetchPage` (a `tools/list` request with that cursor). */
-  constructor(fetchPage: ToolPageFetch) {
+  /** Reads pages with `fetchPage` (a `tools/list` request with that cursor); `secrets` are the client's. */
+  constructor(fetchPage: ToolPageFetch, secrets: Secrets = new Secrets()) {
     this.#fetchPage = fetchPage;
+    this.#secrets = secrets;
   }
 
   /** Keeps the tools of a `tools/list` result the caller read itself: a later call needs no page for them. */
@@ -61,16 +67,18 @@ export class ToolHeaders {
     if ('failure' in found) return found.failure;
     const { tool } = found;
     if (tool === undefined) return undefined;
-    const check = checkMcpHeaderParams(tool);
-    if (!check.valid) {
-      const reasons = check.reasons.flatMap((reason, i) => (i === 0 ? [bareServerText(reason)] : ['; ', bareServerText(reason)]));
-      return {
-        code: 'invalid_tool',
-        message: said`the server's tool ${serverText(name)} has invalid x-mcp-header annotations (${reasons}): a 2026-07-28 client excludes it and does not call it`,
-        detail: nothingRead(0),
-      };
-    }
-    return mcpRequestHeaders(request, { tool });
+    if (checkMcpHeaderParams(tool).valid) return mcpRequestHeaders(request, { tool });
+    // The reasons quote the tool's own text, cut short: they are written from a copy with the
+    // client's secrets already redacted, so that no cut leaves half of one.
+    const check = checkMcpHeaderParams(this.#secrets.redactValue(tool));
+    const reasons = check.valid ? [] : check.reasons;
+    const shown = reasons.slice(0, MAX_REASONS).flatMap((reason, i) => (i === 0 ? [bareServerText(reason)] : ['; ', bareServerText(reason)]));
+    const more = reasons.length > MAX_REASONS ? said`; and ${reasons.length - MAX_REASONS} more` : said``;
+    return {
+      code: 'invalid_tool',
+      message: said`the server's tool ${serverText(name)} has invalid x-mcp-header annotations (${shown}${more}): a 2026-07-28 client excludes it and does not call it`,
+      detail: nothingRead(0),
+    };
   }
 
   /** The definition of the tool `name` (`undefined`: not listed), read as far as needed; or the failure of a page. */

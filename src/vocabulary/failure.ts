@@ -86,6 +86,7 @@ export function written(parts: readonly MessagePart[], secrets?: Secrets): strin
 }
 
 function quoted(part: ServerText, secrets: Secrets | undefined): string {
+  // Redacted whole, then cut: a secret across the cut is gone before the cut is made.
   const text = secrets === undefined ? part.serverText : secrets.redact(part.serverText);
   return part.quoted ? quoteText(text) : prefixText(text);
 }

@@ -19,19 +19,59 @@ export const MIN_SECRET_LENGTH = 8;
 /** The headers whose values are always secret, whatever the caller marks. */
 export const SECRET_HEADERS: readonly string[] = ['authorization', 'proxy-authorization', 'cookie'];
 
+/** The byte a `%XX` at `at` of `text` spells, or -1. */
+function byteAt(text: string, at: number): number {
+  if (text.charCodeAt(at) !== 37) return -1;
+  const high = hexDigit(text.charCodeAt(at + 1));
+  const low = hexDigit(text.charCodeAt(at + 2));
+  return high < 0 || low < 0 ? -1 : (high << 4) | low;
+}
+
+function hexDigit(code: number): number {
+  if (code >= 48 && code <= 57) return code - 48;
+  const lower = code | 0x20;
+  return lower >= 97 && lower <= 102 ? lower - 87 : -1;
+}
+
+/** The character the last {@link decodeEscape} read (a module variable: one escape read is one call, no object made). */
+let decodedChar = '';
+
 /**
- * A set of secrets that only grows. Each is redacted as sent and in the two forms a server most
- * plausibly reflects it in: percent-encoded (a `Location` query) and JSON-escaped (a body).
+ * Reads the percent-escapes at `at` of `text` as one UTF-8 character: their length in the text,
+ * the character in {@link decodedChar}; 0 when they spell no whole character.
+ */
+function decodeEscape(text: string, at: number): number {
+  const lead = byteAt(text, at);
+  const size = lead < 0 ? 0 : lead < 0x80 ? 1 : lead >= 0xc2 && lead <= 0xdf ? 2 : lead >= 0xe0 && lead <= 0xef ? 3 : lead >= 0xf0 && lead <= 0xf4 ? 4 : 0;
+  if (size === 0) return 0;
+  let point = size === 1 ? lead : lead & (0xff >> (size + 1));
+  for (let k = 1; k < size; k += 1) {
+    const next = byteAt(text, at + 3 * k);
+    if (next < 0x80 || next > 0xbf) return 0;
+    point = (point << 6) | (next & 0x3f);
+  }
+  if (point > 0x10ffff || (point >= 0xd800 && point <= 0xdfff)) return 0;
+  decodedChar = String.fromCodePoint(point);
+  return 3 * size;
+}
+
+/**
+ * A set of secrets that only grows, and the one way the package redacts them — exported for a
+ * caller who logs or shows what a server sent with the same rule (`redact` for text,
+ * `redactValue` for JSON data). A value shorter than 8 characters is not taken.
+ * Each is redacted as sent, JSON-escaped (a body), and under any
+ * percent-encoding (a `Location` query: `encodeURIComponent`'s, a form's, one that leaves `/` or
+ * `~` alone, upper or lower case hex) — the text is read through its percent-escapes as well.
  */
 export class Secrets {
-  /** Every form to redact, longest first once sorted (so a secret inside another goes with it). */
+  /** The secrets as sent, and their JSON-escaped forms, longest first once sorted (so a secret inside another goes with it). */
   #forms: string[] = [];
   #sorted = true;
 
-  /** Adds a secret value (one shorter than {@link MIN_SECRET_LENGTH} is none). */
+  /** Adds a secret value (one shorter than 8 characters is none). */
   add(value: string): void {
     if (value.length < MIN_SECRET_LENGTH) return;
-    for (const form of [value, encodeURIComponent(value), JSON.stringify(value).slice(1, -1)]) {
+    for (const form of [value, JSON.stringify(value).slice(1, -1)]) {
       if (!this.#forms.includes(form)) {
         this.#forms.push(form);
         this.#sorted = false;
@@ -49,7 +89,7 @@ export class Secrets {
     if (space > 0) this.add(value.slice(space + 1).trim());
   }
 
-  /** Adds the values of `headers` whose names are secret: {@link SECRET_HEADERS} and `named`. */
+  /** Adds the values of `headers` whose names are secret: `Authorization`, `Proxy-Authorization`, `Cookie`, and `named`. */
   addHeaders(headers: Headers, named: readonly string[] = []): void {
     headers.forEach((value, name) => {
       if (SECRET_HEADERS.includes(name) || named.includes(name)) this.addHeaderValue(value);
@@ -61,7 +101,7 @@ export class Secrets {
     return this.#forms.length === 0;
   }
 
-  /** `text` with every secret replaced by {@link REDACTED}. */
+  /** `text` with every secret replaced by {@link REDACTED}, however it was percent-encoded. */
   redact(text: string): string {
     if (this.#forms.length === 0) return text;
     if (!this.#sorted) {
@@ -70,13 +110,89 @@ export class Secrets {
     }
     let out = text;
     for (const form of this.#forms) if (out.includes(form)) out = out.split(form).join(REDACTED);
+    if (out.includes('%')) out = this.#redactEncoded(out, false);
+    // A `+` is a space in a form and itself elsewhere: read both ways, where a secret has a space.
+    if (out.includes('+') && this.#forms.some((form) => form.includes(' '))) out = this.#redactEncoded(out, true);
     return out;
   }
 
   /**
-   * `value` with every secret redacted from its strings (not its keys: a detail's are the
-   * package's own names), as a copy where anything changed (the rest shared): for the JSON data
-   * an error carries. No recursion, so no depth of nesting can overflow the stack.
+   * `text` with every span that percent-decodes to a secret redacted. The text is read once with
+   * its `%XX` escapes decoded as UTF-8 (an escape that starts no whole character is read as it
+   * is) and, with `plusIsSpace`, a form's `+` as a space; where an escape was decoded, the reading
+   * keeps where in the text it began, so that a secret found in the reading maps back to the span
+   * that spelled it. Linear in the text: plain runs are copied whole, only escapes looked at one
+   * by one.
+   */
+  #redactEncoded(text: string, plusIsSpace: boolean): string {
+    const plainOf = (from: number, to: number): string => (plusIsSpace ? text.slice(from, to).replaceAll('+', ' ') : text.slice(from, to));
+    const pieces: string[] = [];
+    // Each decoded escape: where it begins in the reading and in the text, its length in the
+    // text, and the units it reads as (all of them map to its start).
+    const readAt: number[] = [];
+    const textAt: number[] = [];
+    const spans: number[] = [];
+    const units: number[] = [];
+    let read = 0;
+    let plainFrom = 0;
+    for (let i = text.indexOf('%'); i !== -1; i = text.indexOf('%', i)) {
+      const length = decodeEscape(text, i);
+      if (length === 0) {
+        i += 1;
+        continue;
+      }
+      const plain = plainOf(plainFrom, i);
+      read += plain.length;
+      pieces.push(plain, decodedChar);
+      readAt.push(read);
+      textAt.push(i);
+      spans.push(length);
+      units.push(decodedChar.length);
+      read += decodedChar.length;
+      i += length;
+      plainFrom = i;
+    }
+    pieces.push(plainOf(plainFrom, text.length));
+    const decoded = pieces.join('');
+    /** Where in the text the reading's index `at` begins (inside a decoded escape: the escape's start). */
+    const textIndex = (at: number): number => {
+      let low = 0;
+      let high = readAt.length;
+      while (low < high) {
+        const middle = (low + high) >> 1;
+        if (readAt[middle]! <= at) low = middle + 1;
+        else high = middle;
+      }
+      if (low === 0) return at; // before every escape, the reading is the text
+      const k = low - 1;
+      const past = at - readAt[k]! - units[k]!;
+      return past < 0 ? textAt[k]! : textAt[k]! + spans[k]! + past;
+    };
+    // Each form's next place in the reading, found again only once the reading has passed it:
+    // every search moves forward, so the scan stays linear however many secrets the text holds.
+    const next = this.#forms.map((form) => decoded.indexOf(form));
+    let out = '';
+    let from = 0; // in the reading
+    let copied = 0; // in the text
+    for (;;) {
+      let pick = -1;
+      for (let k = 0; k < next.length; k += 1) {
+        if (next[k]! >= 0 && next[k]! < from) next[k] = decoded.indexOf(this.#forms[k]!, from);
+        if (next[k]! >= 0 && (pick === -1 || next[k]! < next[pick]!)) pick = k;
+      }
+      if (pick === -1) return out + text.slice(copied);
+      const at = next[pick]!;
+      out += `${text.slice(copied, textIndex(at))}${REDACTED}`;
+      from = at + this.#forms[pick]!.length;
+      copied = textIndex(from);
+    }
+  }
+
+  /**
+   * `value` with every secret redacted from its strings, and from the keys of the objects below
+   * its top (a detail's own keys are the package's names; an answer's, the server's), as a copy
+   * where anything changed (the rest shared): for the JSON data an error carries. No recursion,
+   * so no depth of nesting can overflow the stack.
    */
   redactValue<T>(value: T): T {
     if (this.#forms.length === 0) return value;
@@ -104,9 +220,10 @@ function redactTree<T>(value: T, redact: (text: string) => string): T {
     stack.pop();
     let changed = false;
     const rebuilt = entries.map(([key, child]): [string, unknown] => {
+      const newKey = top.node === value ? key : redact(key);
       const newChild = typeof child === 'string' ? redact(child) : typeof child === 'object' && child !== null ? done.get(child) : child;
-      if (newChild !== child) changed = true;
-      return [key, newChild];
+      if (newKey !== key || newChild !== child) changed = true;
+      return [newKey, newChild];
     });
     done.set(top.node, !changed ? top.node : Array.isArray(top.node) ? rebuilt.map(([, child]) => child) : Object.fromEntries(rebuilt));
   }
