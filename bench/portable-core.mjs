@@ -74,7 +74,7 @@ export const STREAMS = [
 export const DRIP = ['drip', () => w.oneLargeEvent(200_000), 1, false];
 
 /** An event-stream answer whose result carries `size` bytes of text. */
-function answerBody(size) {
+export function answerBody(size) {
   return w.encode(`event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: 'y'.repeat(size) }] } })}\n\n`);
 }
 
