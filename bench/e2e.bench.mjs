@@ -82,7 +82,7 @@ async function main(settings) {
     const calls = { answerTransport: [], sdk: [] };
     const large = { answerTransport: [], sdk: [] };
     for (const side of SIDES) await callsTime(side, url, 5); // warm both paths and the server
-    for (let round = 0; round < settings.rounds; round++) {
+    for (let round = 0; round < settings.e2eRounds; round++) {
       const order = round % 2 ? [...SIDES].reverse() : SIDES;
       for (const side of order) calls[side.id].push(await callsTime(side, url, settings.calls));
       for (const side of order) large[side.id].push(await largeCall(side, url));

@@ -7,12 +7,13 @@ import b from 'benny';
 /**
  * The three passes. full: `npm run bench`; check: the release gate (`npm run bench:check`);
  * smoke: every case once, briefly, so that none can rot (CI). `seconds` bounds each side's time
- * in a round; BENCH_ROUNDS and BENCH_SECONDS override the mode's figures.
+ * in a round; a gate's process measures `rounds` of them, and no process starts after
+ * `capSeconds` (gate.mjs). BENCH_ROUNDS and BENCH_SECONDS override the mode's figures.
  */
 const MODES = {
-  full: { rounds: 6, seconds: 0.5, cycle: 0.05, samples: 5, slowRead: 1.5, memoryRounds: 3, growthReads: 7, calls: 200 },
-  check: { rounds: 4, seconds: 0.4, cycle: 0.05, samples: 4, slowRead: 1.5, memoryRounds: 3, growthReads: 5, calls: 200 },
-  smoke: { rounds: 1, seconds: 0.005, cycle: 0.002, samples: 1, slowRead: 0.2, memoryRounds: 1, growthReads: 1, calls: 20 },
+  full: { rounds: 6, seconds: 0.5, cycle: 0.05, samples: 5, slowRead: 1.5, memoryRounds: 3, growthReads: 7, calls: 200, e2eRounds: 6, capSeconds: 600 },
+  check: { rounds: 4, seconds: 0.1, cycle: 0.03, samples: 3, slowRead: 1.5, memoryRounds: 1, growthReads: 3, calls: 100, e2eRounds: 6, capSeconds: 390 },
+  smoke: { rounds: 1, seconds: 0.005, cycle: 0.002, samples: 1, slowRead: 0.2, memoryRounds: 1, growthReads: 1, calls: 20, e2eRounds: 1, capSeconds: 60 },
 };
 
 /** The settings of a pass: its mode's figures, with the environment's overrides. */
