@@ -38,19 +38,13 @@ export interface DecodedChunk {
   readonly tail: Utf8Tail;
 }
 
-/** How many leading bytes of a chunk are sampled to choose a decoder; the choice affects speed only. */
-const SAMPLE = 32;
-
-/** Decodes text led by ASCII: engines' stateless fast path. */
-const wholeDecoder = new TextDecoder('utf-8', { ignoreBOM: true });
-
 /**
- * Decodes text led by multi-byte sequences, always given whole sequences, so it holds nothing
- * after a call. Called with `stream: true`, which changes no text here: some engines decode
- * multi-byte text faster on that path (Node, twice as fast).
+ * Decodes whole sequences, statelessly: it never holds bytes between calls. One call for any
+ * text: a `stream: true` call decoded multi-byte text no faster in Node 24 and 26 (`utf8`
+ * 1.00–1.04x once it was dropped, `bench:ab`, two processes each) and slower in Deno (1.44–1.86x
+ * once dropped); only Node 20 decoded it twice as fast so.
  */
-const wideDecoder = new TextDecoder('utf-8', { ignoreBOM: true });
-const STREAM = { stream: true } as const;
+const wholeDecoder = new TextDecoder('utf-8', { ignoreBOM: true });
 
 /**
  * Decodes `chunk`, which continues a stream whose carried-over bytes are `tail`. Pure as far as
@@ -70,13 +64,7 @@ export function decodeChunk(tail: Utf8Tail, chunk: Uint8Array): DecodedChunk {
   const length = chunk.length;
   const end = pendingStart(chunk, start, length);
   let text = '';
-  if (end > start) {
-    const whole = start === 0 && end === length ? chunk : chunk.subarray(start, end);
-    // The wide decoder must end holding nothing, and it would hold a sequence that the lead byte
-    // at `end` breaks: such text goes to the stateless decoder, whose U+FFFD for it is the stream's.
-    const wide = mostlyWide(chunk, start) && (end === length || pendingStart(chunk, start, end) === end);
-    text = wide ? wideDecoder.decode(whole, STREAM) : wholeDecoder.decode(whole);
-  }
+  if (end > start) text = wholeDecoder.decode(start === 0 && end === length ? chunk : chunk.subarray(start, end));
   return { head, text, tail: end === length ? NO_TAIL : copy(chunk, end, length) };
 }
 
@@ -97,13 +85,6 @@ export function withoutBom(text: string): string {
 /** Decodes a tail left at the end of the stream: the WHATWG decoder's U+FFFD for an incomplete sequence. */
 export function flushTail(tail: Utf8Tail): string {
   return tail.length === 0 ? '' : wholeDecoder.decode(new Uint8Array(tail));
-}
-
-/** Whether the bytes of `chunk` from `start` begin with multi-byte text: which decoder is faster on it. */
-function mostlyWide(chunk: Uint8Array, start: number): boolean {
-  const end = chunk.length - start < SAMPLE ? chunk.length : start + SAMPLE;
-  for (let i = start; i < end; i++) if (chunk[i]! >= 0x80) return true;
-  return false;
 }
 
 /**
