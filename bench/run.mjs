@@ -67,7 +67,7 @@ if (mode !== 'check') {
       continue;
     }
     try {
-      const out = await runtimeNamed(runtime).measure('portable-core.mjs', { rounds: settings.rounds, seconds: settings.seconds, sets, only: figureFilter });
+      const out = await runtimeNamed(runtime).measure('portable-core.mjs', { rounds: settings.recordRounds, seconds: settings.recordSeconds, sets, only: figureFilter });
       versions[runtime] = out.runtime;
       records[runtime] = out.figures;
       console.log(`\nrecords: ${out.runtime}`);
@@ -105,7 +105,12 @@ if (judged.length > 0) {
 const results = {
   date: new Date().toISOString(),
   pass: mode,
-  settings: { rounds: settings.rounds, seconds: settings.seconds, capSeconds: settings.capSeconds, ...(handicap ? { handicap } : {}) },
+  settings: {
+    gate: { rounds: settings.gateRounds, seconds: settings.gateSeconds, capSeconds: settings.capSeconds },
+    records: { rounds: settings.recordRounds, seconds: settings.recordSeconds },
+    nodeSuite: { rounds: settings.rounds, seconds: settings.seconds },
+    ...(handicap ? { handicap } : {}),
+  },
   seconds,
   machine: machine(),
   versions,
