@@ -40,9 +40,10 @@ export interface DecodedChunk {
 
 /**
  * Decodes whole sequences, statelessly: it never holds bytes between calls. One call for any
- * text: a `stream: true` call decoded multi-byte text no faster in Node 24 and 26 (`utf8`
- * 1.00–1.04x once it was dropped, `bench:ab`, two processes each) and slower in Deno (1.44–1.86x
- * once dropped); only Node 20 decoded it twice as fast so.
+ * text. A second decoder called with `stream: true` for text led by multi-byte characters was
+ * dropped for the judged engines: without it `utf8` reads 1.02–1.06x in Node 24 and 26, 1.01–1.04x
+ * in Chromium, workerd and Bun, 1.6–1.9x in Deno (`bench:ab`, two processes each), and
+ * 0.61–0.72x in Node 20 and 22, whose stateless call decodes multi-byte text slowly.
  */
 const wholeDecoder = new TextDecoder('utf-8', { ignoreBOM: true });
 
