@@ -1,8 +1,10 @@
 // A/B: this checkout's source against another commit's, side by side in one process per runtime
 // (`npm run bench:ab -- REF`). Both are bundled from `src/` the same way, into bench/.ab/, and
 // each runtime reads the same workloads with both (bench/ab-core.mjs).
-//   node bench/ab.mjs REF                   every runtime, the cases tokens, tokens-16k, mcp, keepalive
-//   --only RUNTIME[+RUNTIME]:CASE[,CASE]    e.g. deno+bun:tokens-16k,answer-1mib (either side may be empty)
+//   node bench/ab.mjs REF                   every judged runtime (Node 24 and 26, Chromium, workerd,
+//                                           Deno, Bun), the cases tokens, tokens-16k, mcp, keepalive
+//   --only RUNTIME[+RUNTIME]:CASE[,CASE]    e.g. node26+bun:tokens-16k,answer-1mib (either side may be
+//                                           empty; `node` is the Node that runs this script)
 //   --rounds N --seconds S                  paired rounds (default 6) and seconds a side (default 0.3)
 //   --repeat K                              each runtime in K fresh processes (default 1): a compiler's
 //                                           choices differ between processes, so a change of a few
@@ -15,7 +17,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runtimesNamed } from './runtimes.bench.mjs';
+import { runtimesNamed } from './runtimes.mjs';
 
 const here = (file) => fileURLToPath(new URL(file, import.meta.url));
 const args = process.argv.slice(2);

@@ -1,7 +1,7 @@
 // End to end: the MCP SDK's Client over AnswerTransport against the same Client over the SDK's
 // own StreamableHTTPClientTransport, both talking to the official server (e2e-server.mjs) in
-// another process on loopback: 200 sequential tool calls, and one 5 MiB result (time and peak
-// memory of this process). Run with --expose-gc, as its own process (run.mjs does:
+// another process on loopback: 200 sequential tool calls, and one 5 MiB result (its time, and
+// apart, the peak memory of this process). Run with --expose-gc, as its own process (run.mjs does:
 // `--json MODE` prints the record as one JSON line).
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -41,11 +41,13 @@ const used = () => {
 };
 
 /**
- * One 5 MiB result: seconds, and (peak - baseline) / result size, the peak sampled at every
- * turn of the event loop while the call is in flight (each read of the socket is one) and once
- * with the result in hand.
+ * One 5 MiB result: its seconds, timed alone; or with `sampled`, the peak memory over the result
+ * instead, (peak - baseline) / result size, the peak sampled at every turn of the event loop while
+ * the call is in flight (each read of the socket is one) and once with the result in hand. Apart,
+ * because a sample (`process.memoryUsage()`) costs tens of microseconds, and a reader whose body
+ * takes more turns of the loop would pay more of them in its time.
  */
-async function largeCall(side, url) {
+async function largeCall(side, url, sampled) {
   const client = await connected(side, url);
   globalThis.gc();
   const baseline = used();
@@ -55,7 +57,7 @@ async function largeCall(side, url) {
     peak = Math.max(peak, used());
     if (!done) setImmediate(tick);
   };
-  tick();
+  if (sampled) tick();
   const start = performance.now();
   const result = await client.callTool({ name: 'large', arguments: {} });
   const seconds = (performance.now() - start) / 1000;
@@ -63,7 +65,7 @@ async function largeCall(side, url) {
   done = true;
   if (result.content[0].text.length !== RESULT) throw new Error(`${side.id}: the result was not read whole`);
   await client.close();
-  return { seconds, memory: (peak - baseline) / RESULT };
+  return sampled ? { memory: (peak - baseline) / RESULT } : { seconds };
 }
 
 async function main(settings) {
@@ -82,10 +84,14 @@ async function main(settings) {
     const calls = { answerTransport: [], sdk: [] };
     const large = { answerTransport: [], sdk: [] };
     for (const side of SIDES) await callsTime(side, url, 5); // warm both paths and the server
-    for (let round = 0; round < settings.rounds; round++) {
+    for (let round = 0; round < settings.e2eRounds; round++) {
       const order = round % 2 ? [...SIDES].reverse() : SIDES;
       for (const side of order) calls[side.id].push(await callsTime(side, url, settings.calls));
-      for (const side of order) large[side.id].push(await largeCall(side, url));
+      // The 5 MiB result, a few times a side, in turn: one call is a tenth of a second, and one
+      // stall of the machine would decide a round.
+      const took = { answerTransport: [], sdk: [] };
+      for (let call = 0; call < settings.e2eLargeCalls; call++) for (const side of order) took[side.id].push((await largeCall(side, url, false)).seconds);
+      for (const side of order) large[side.id].push({ seconds: median(took[side.id]), ...(await largeCall(side, url, true)) });
     }
     const perRound = (f) => calls.sdk.map((_, i) => f(i));
     const figure = (id, label, rounds, extra = {}) => ({ id, label, value: median(rounds), rounds, ...extra });

@@ -37,7 +37,7 @@ function growthCase({ id, title, about, sizes, build, spread = false, ceiling = 
     group: 'growth',
     title,
     async run(settings) {
-      const readers = (settings.mode === 'check' ? READERS.filter((x) => x.id === 'scanner') : [...READERS, ...(ceiling ? [CEILING] : [])]).filter(
+      const readers = (settings.figures !== undefined ? READERS.filter((x) => x.id === 'scanner') : [...READERS, ...(ceiling ? [CEILING] : [])]).filter(
         (x) => !excluded[x.id],
       );
       // The smoke pass only proves the case runs: a sixteenth of each size.

@@ -4,22 +4,30 @@
 // of the machine's drift; the median drops the round a GC or a neighbour spoiled.
 import b from 'benny';
 
+/** The paired rounds of the portable figures: a gate's process (promised figures) and a records process. */
+function portable(gateRounds, gateSeconds, recordRounds, recordSeconds) {
+  return { gateRounds, gateSeconds, recordRounds, recordSeconds };
+}
+
 /**
  * The three passes. full: `npm run bench`; check: the release gate (`npm run bench:check`);
  * smoke: every case once, briefly, so that none can rot (CI). `seconds` bounds each side's time
- * in a round; BENCH_ROUNDS and BENCH_SECONDS override the mode's figures.
+ * in a round of the Node suite's cases (benny); a process measuring promised figures runs
+ * `gateRounds` rounds of `gateSeconds` a side, the same in the gate and the full pass, one
+ * measuring records `recordRounds` of `recordSeconds`; no such process starts after `capSeconds`
+ * (gate.mjs). BENCH_ROUNDS and BENCH_SECONDS override the Node suite's and the records' figures.
  */
 const MODES = {
-  full: { rounds: 6, seconds: 0.5, cycle: 0.05, samples: 5, slowRead: 1.5, memoryRounds: 3, growthReads: 7, calls: 200 },
-  check: { rounds: 4, seconds: 0.4, cycle: 0.05, samples: 4, slowRead: 1.5, memoryRounds: 3, growthReads: 5, calls: 200 },
-  smoke: { rounds: 1, seconds: 0.005, cycle: 0.002, samples: 1, slowRead: 0.2, memoryRounds: 1, growthReads: 1, calls: 20 },
+  full: { rounds: 6, seconds: 0.5, cycle: 0.05, samples: 5, slowRead: 1.5, memoryRounds: 3, growthReads: 7, calls: 200, e2eRounds: 6, e2eLargeCalls: 5, ...portable(4, 0.1, 4, 0.25), capSeconds: 600 },
+  check: { rounds: 4, seconds: 0.1, cycle: 0.03, samples: 3, slowRead: 1.5, memoryRounds: 1, growthReads: 3, calls: 100, e2eRounds: 6, e2eLargeCalls: 5, ...portable(4, 0.1, 4, 0.1), capSeconds: 390 },
+  smoke: { rounds: 1, seconds: 0.005, cycle: 0.002, samples: 1, slowRead: 0.2, memoryRounds: 1, growthReads: 1, calls: 20, e2eRounds: 1, e2eLargeCalls: 1, ...portable(1, 0.005, 1, 0.005), capSeconds: 60 },
 };
 
 /** The settings of a pass: its mode's figures, with the environment's overrides. */
 export function settingsFor(mode) {
   const settings = { mode, ...MODES[mode] };
-  if (process.env.BENCH_ROUNDS) settings.rounds = Number(process.env.BENCH_ROUNDS);
-  if (process.env.BENCH_SECONDS) settings.seconds = Number(process.env.BENCH_SECONDS);
+  if (process.env.BENCH_ROUNDS) settings.rounds = settings.recordRounds = Number(process.env.BENCH_ROUNDS);
+  if (process.env.BENCH_SECONDS) settings.seconds = settings.recordSeconds = Number(process.env.BENCH_SECONDS);
   return settings;
 }
 

@@ -1,12 +1,12 @@
 // A case whose figures are ratios of throughput between sides read in paired rounds
-// (harness.mjs). In the gate's pass only the sides its targeted figures need are read.
+// (harness.mjs). Asked for some figures (the gate), it reads only the sides they need.
 import { measure, ratio } from './harness.mjs';
 
 /**
  * Builds a case: `sides()` gives [{ id, label, read, excluded? }], built before anything is
- * timed (`excluded` says why a side is not read at all). `figures` are [{ of, to, label, beside }],
+ * timed (`excluded` says why a side is not read at all). `figures` are [{ of, to, label }],
  * each the ratio of `of`'s throughput to `to`'s, with the id `<case>.<of>/<to>` (which is also
- * `to`'s time over `of`'s); `beside`: read in the gate's pass too, printed beside a target.
+ * `to`'s time over `of`'s).
  */
 export function pairedCase({ id, group, title, about, bytes, sides, figures }) {
   return {
@@ -16,7 +16,7 @@ export function pairedCase({ id, group, title, about, bytes, sides, figures }) {
     async run(settings) {
       const wanted = figures
         .map((f) => ({ ...f, id: `${id}.${f.of}/${f.to}` }))
-        .filter((f) => settings.mode !== 'check' || f.beside || f.id in settings.targets);
+        .filter((f) => settings.figures === undefined || settings.figures.includes(f.id));
       const needed = new Set(wanted.flatMap((f) => [f.of, f.to]));
       const all = sides().filter((s) => needed.has(s.id));
       const measured = await measure(

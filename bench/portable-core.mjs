@@ -1,8 +1,8 @@
 // The figures every runtime measures (Node, Chromium, workerd, Deno, Bun): the scanner against
-// eventsource-parser on each stream case, the scanner against the engine's own limit on the large
-// event, and the answer reducer against the scanner alone. Web globals only, no benny: timed by
-// performance.now() in paired rounds of alternating order, so a drift in the machine's speed
-// lands on both sides of a ratio.
+// eventsource-parser on each stream case (what a promise bounds), and the records: the scanner
+// against the engine's own limits, and the answer reducer against the scanner alone. Web globals
+// only, no benny: timed by performance.now() in paired rounds of alternating order, so a drift in
+// the machine's speed lands on both sides of a ratio.
 import {
   consumed,
   readCeiling,
@@ -14,7 +14,10 @@ import {
   readWithScannerAndCheck,
   readWithScannerAndParse,
   readWithScannerEach,
+  scannerEachOf,
 } from './portable-readers.mjs';
+import * as sseAnswer from '../dist/index.js';
+import { handicapped } from './handicap.mjs';
 import * as w from './workloads.mjs';
 
 /** Reads for `seconds` and returns reads a second. */
@@ -74,7 +77,7 @@ export const STREAMS = [
 export const DRIP = ['drip', () => w.oneLargeEvent(200_000), 1, false];
 
 /** An event-stream answer whose result carries `size` bytes of text. */
-function answerBody(size) {
+export function answerBody(size) {
   return w.encode(`event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: 'y'.repeat(size) }] } })}\n\n`);
 }
 
@@ -84,29 +87,30 @@ export const ANSWERS = {
   'answer-drip': () => w.chunked(answerBody(200_000), 1),
 };
 
+/** The id of the figure a promise bounds on a stream case: the scanner against eventsource-parser. */
+const promised = (name) => `${name}.scanner/eventsource-parser`;
+
 /**
- * A stream case's figures, pushed onto `figures`: with `targets`, the scanner against
- * eventsource-parser, read as the parser is, each event handed to a callback (`scanEach`), and the
- * large event's ceiling; with `limits`, `scan`, which lists each chunk's events
- * (`<case>.scan/eventsource-parser`), and the case's limits.
+ * A stream case's figures, pushed onto `figures`: the promised one, the scanner against
+ * eventsource-parser, read as the parser is, each event handed to a callback (`scanEach`),
+ * slowed by `handicap` if given (handicap.mjs); and the records: `scan`, which lists each chunk's
+ * events (`<case>.scan/eventsource-parser`), the case's limits, and the large event's ceiling.
  */
-function streamFigures(figures, [name, text, size, decodeLimit], wanted, { targets, limits }, rounds, seconds) {
-  const id = `${name}.scanner/eventsource-parser`;
+function streamFigures(figures, [name, text, size, decodeLimit], wanted, rounds, seconds, handicap) {
+  const id = promised(name);
   const listed = `${name}.scan/eventsource-parser`;
   const limit = `${name}.decode/eventsource-parser`;
   const floor = `${name}.floor/eventsource-parser`;
   const ceiling = 'large.scanner/ceiling';
-  const chosen = [
-    ...(targets ? [id] : []),
-    ...(limits ? [listed] : []),
-    ...(limits && decodeLimit ? [limit, floor] : []),
-    ...(targets && name === 'large' ? [ceiling] : []),
-  ].filter(wanted);
+  const chosen = [id, listed, ...(decodeLimit ? [limit, floor] : []), ...(name === 'large' ? [ceiling] : [])].filter(wanted);
   if (chosen.length === 0) return;
   const bytes = w.encode(text());
   const chunks = w.chunked(bytes, size);
   const against = (read) => paired(read, () => readWithEventsourceParser(chunks), rounds, seconds);
-  if (chosen.includes(id)) figures.push({ id, ...against(() => readWithScannerEach(chunks)) });
+  if (chosen.includes(id)) {
+    const scanner = handicap === undefined ? readWithScannerEach : scannerEachOf(handicapped(sseAnswer, handicap));
+    figures.push({ id, ...against(() => scanner(chunks)) });
+  }
   if (chosen.includes(listed)) figures.push({ id: listed, ...against(() => readWithScanner(chunks)) });
   if (chosen.includes(limit)) figures.push({ id: limit, ...against(() => readDecodeOnly(chunks)) });
   if (chosen.includes(floor)) figures.push({ id: floor, ...against(() => readEventFloor(chunks)) });
@@ -117,48 +121,53 @@ function streamFigures(figures, [name, text, size, decodeLimit], wanted, { targe
   }
 }
 
-/**
- * The 1 MiB answer's figures, pushed onto `figures`: with `targets`, the answer reducer; with
- * `limits`, the engine's own parse and the reducer's floor.
- */
-function answerFigures(figures, wanted, { targets, limits }, rounds, seconds) {
+/** The 1 MiB answer's records: the answer reducer, the engine's own parse and the reducer's floor. */
+function answerFigures(figures, wanted, rounds, seconds) {
   const chunks = ANSWERS['answer-1mib']();
-  if (targets && wanted('answer-1mib.scanner/answer')) {
+  if (wanted('answer-1mib.scanner/answer')) {
     figures.push({ id: 'answer-1mib.scanner/answer', ...paired(() => readWithScanner(chunks), () => readWithAnswerReducer(chunks), rounds, seconds) });
   }
-  if (limits && wanted('answer-1mib.scanner/scanner+parse')) {
+  if (wanted('answer-1mib.scanner/scanner+parse')) {
     // The engine's own parse, beside the reducer: the scanner, then JSON.parse of the data.
     figures.push({ id: 'answer-1mib.scanner/scanner+parse', ...paired(() => readWithScanner(chunks), () => readWithScannerAndParse(chunks), rounds, seconds) });
   }
-  if (limits && wanted('answer-1mib.scanner/scanner+check')) {
+  if (wanted('answer-1mib.scanner/scanner+check')) {
     // The reducer's own floor: the scanner, then the proof that the long string may be shared.
     figures.push({ id: 'answer-1mib.scanner/scanner+check', ...paired(() => readWithScanner(chunks), () => readWithScannerAndCheck(chunks), rounds, seconds) });
   }
 }
 
+/** Every stream case, the drip last: the ids of the figures the promises bound here. */
+export const PROMISED = [...STREAMS, DRIP].map(([name]) => promised(name));
+
 /**
- * The figures of `sets`, as `{ id, value, rounds }`; `only` (a substring of an id) measures some.
- * An id reads `<case>.<a>/<b>`: a's throughput over b's, so `scanner/answer` is what the answer
- * reducer costs as a multiple of the scanner alone.
- * - `targets`: the figures bench/targets.json bounds, and the large event's ceiling beside them.
- * - `limits`: each stream case read by `scan` (`<case>.scan/eventsource-parser`), each
- *   small-event case's decode-only limit (`<case>.decode/eventsource-parser`) and per-event floor
- *   (`<case>.floor/eventsource-parser`, see readEventFloor), and the 1 MiB answer's scanner +
- *   JSON.parse (`answer-1mib.scanner/scanner+parse`) and scanner + the check that lets the
- *   reducer share its long string (`answer-1mib.scanner/scanner+check`). No target bounds them.
+ * The figures asked for, as `{ id, value, rounds }`, each the median of `rounds` paired rounds
+ * of `seconds` a side. An id reads `<case>.<a>/<b>`: a's throughput over b's, so
+ * `scanner/answer` is what the answer reducer costs as a multiple of the scanner alone.
+ * - `figures`: these ids; or
+ * - `sets`: `promises`, the figures bench/promises.json bounds (PROMISED); `records`, the rest:
+ *   each stream case read by `scan` (`<case>.scan/eventsource-parser`), each small-event case's
+ *   decode-only limit (`<case>.decode/eventsource-parser`) and per-event floor
+ *   (`<case>.floor/eventsource-parser`, see readEventFloor), the large event's ceiling
+ *   (`large.scanner/ceiling`), the answer reducer against the scanner alone on the 1 MiB answer
+ *   and at 1-byte chunks (`answer-1mib.scanner/answer`, `answer-drip.scanner/answer`), and the 1
+ *   MiB answer's scanner + JSON.parse (`answer-1mib.scanner/scanner+parse`) and scanner + the
+ *   check that lets the reducer share its long string (`answer-1mib.scanner/scanner+check`);
+ *   `only` (a substring of an id) keeps some of them.
+ * - `handicap`: the fraction the scanner is slowed by in the promised figures (handicap.mjs).
  */
-export function measure({ rounds, seconds, sets = ['targets'], only }) {
-  const wanted = (id) => only === undefined || id.includes(only);
-  const measured = { targets: sets.includes('targets'), limits: sets.includes('limits') };
+export function measure({ rounds, seconds, figures: ids, sets = ['promises'], only, handicap }) {
+  const inSets = (id) => (PROMISED.includes(id) ? sets.includes('promises') : sets.includes('records'));
+  const wanted = ids !== undefined ? (id) => ids.includes(id) : (id) => inSets(id) && (only === undefined || id.includes(only));
   const figures = [];
-  for (const stream of STREAMS) streamFigures(figures, stream, wanted, measured, rounds, seconds);
+  for (const stream of STREAMS) streamFigures(figures, stream, wanted, rounds, seconds, handicap);
   // The 1 MiB answer is measured before the 1-byte drip: after the drip, V8 (workerd, Deno)
   // reads large strings several times slower for a while, whatever the reader (workerd: the
   // scanner on this answer 0.14 ms before, 0.5–1.8 ms after, eventsource-parser's large event
   // 0.15 ms before, 2.5 ms after), and a cost common to both sides would pull the ratio to 1.
-  answerFigures(figures, wanted, measured, rounds, seconds);
-  streamFigures(figures, DRIP, wanted, measured, rounds, seconds);
-  if (measured.targets && wanted('answer-drip.scanner/answer')) {
+  answerFigures(figures, wanted, rounds, seconds);
+  streamFigures(figures, DRIP, wanted, rounds, seconds, handicap);
+  if (wanted('answer-drip.scanner/answer')) {
     const chunks = ANSWERS['answer-drip']();
     figures.push({ id: 'answer-drip.scanner/answer', ...paired(() => readWithScanner(chunks), () => readWithAnswerReducer(chunks), rounds, seconds) });
   }

@@ -71,6 +71,18 @@ export function readWithEventsourceParser(chunks) {
 }
 
 /**
+ * eventsource-parser read as an answer is: each event's data parsed by `JSON.parse` and the
+ * answer's text handed on, as the MCP SDK's transport does with the parser's events. The peer of
+ * the answer reducer in the instruction counts (bench/instructions.mjs).
+ */
+export function readAnswerWithEventsourceParser(chunks) {
+  const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
+  const parser = createParser({ onEvent: (event) => consume(JSON.parse(event.data).result.content[0].text) });
+  for (const chunk of chunks) parser.feed(decoder.decode(chunk, { stream: true }));
+  parser.feed(decoder.decode());
+}
+
+/**
  * The scanner, then one `JSON.parse` of each event's data: what reading an answer costs any
  * reader that parses it with `JSON.parse`. Beside the answer reducer it says how much of the
  * reducer's cost is the engine's own parse (`answer-1mib.scanner/scanner+parse`).

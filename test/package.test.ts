@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { publint } from 'publint';
 import { formatMessage } from 'publint/utils';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { NODE_LINES } from './runtimes/node-lines.mjs';
 import { LIMITS, measure } from './size/measure.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -63,8 +64,8 @@ test('the package has no runtime dependencies and declares itself free of side e
   expect(pkg.sideEffects).toBe(false);
 });
 
-test('engines states the Node versions the runtime suite proves (20 and later), and the license is MIT', () => {
-  expect(pkg.engines).toEqual({ node: '>=20' });
+test('engines states exactly the Node lines the runtime suite proves (test/runtimes/node-lines), and the license is MIT', () => {
+  expect(pkg.engines).toEqual({ node: NODE_LINES.map((line) => `^${line.version}`).join(' || ') });
   expect(pkg.license).toBe('MIT');
   expect(readFileSync(`${root}/LICENSE`, 'utf8')).toMatch(/^MIT License\n\nCopyright \(c\) 2026 sse-answer contributors\n/);
 });

@@ -221,7 +221,9 @@ function scanPieces(state: ScanState, chunk: Uint8Array, events: EventsOut): Sca
 
 /**
  * `state` extended by `chunk` when the chunk is one character that ends no line, else
- * `undefined`. Byte-sized chunks are the worst chunking there is: this skips the line-end searches.
+ * `undefined`. Byte-sized chunks are the worst chunking there is: this skips the decoder and the
+ * line-end searches. `drip` and `answer-drip` 1.5x and 1.3x faster with it in Node 24, 1.5x and
+ * 1.35x in Node 26, 1.4–1.55x in Chromium, workerd and Deno, 1.1–1.2x in Bun (`bench:ab`).
  */
 function extendedByOneCharacter(state: ScanState, chunk: Uint8Array): ScanState | undefined {
   const byte = asciiByte(state.tail, chunk);
@@ -257,12 +259,14 @@ function scanText(state: ScanState, chunk: Uint8Array, events: EventsOut): ScanS
   }
   const pendingLine = head === '' ? state.pending : grow(state.pending, head);
 
-  // Positions of the next CR and LF, each searched again only once the cursor passes it, so the
-  // text is searched for each at most once.
+  // The one way to a line end: the nearer of the next CR and LF, each searched again only once
+  // the cursor passes it (so the text is searched for each at most once), the line interpreted,
+  // and the LF of a CRLF skipped. Two shortcuts, for a blank line after a line, are marked below.
   let cr = text.indexOf('\r', pos);
   let lf = text.indexOf('\n', pos);
   if (cr === -1 && lf === -1) {
-    // No line end: the chunk only extends the pending line (a long line in small chunks).
+    // No line end: the chunk only extends the pending line (a long line in small chunks), which
+    // is not read, so that a long line costs no more than its chunks.
     const pending = grow(pendingLine, pos === 0 ? text : text.slice(pos));
     return withPending(state, pending, decoded.tail, afterCR, bomChecked);
   }
@@ -284,8 +288,9 @@ function scanText(state: ScanState, chunk: Uint8Array, events: EventsOut): ScanS
     }
     pos = end + 1;
     if (end === lf) {
-      // LF LF: the next line is blank, so the line ends its event, and the search for the next
-      // LF starts after both. Most events are one `data:` line: this halves their searches.
+      // Shortcut: LF LF, the next line is blank, so the line ends its event and the search for
+      // the next LF starts after both. Most events are one `data:` line: `tokens` and `mcp`
+      // 1.14x in Node 24, 1.16–1.2x in Node 26, 1.1–1.27x in Chromium, workerd and Deno, 1.05x in Bun.
       if (text.charCodeAt(pos) === LF) {
         buffers.interpretLast(line, start, stop);
         pos++;
@@ -298,7 +303,8 @@ function scanText(state: ScanState, chunk: Uint8Array, events: EventsOut): ScanS
       if (pos === text.length) afterCR = true;
       else {
         if (text.charCodeAt(pos) === LF) pos++;
-        // CRLF CRLF: the next line is blank, as with LF LF above.
+        // Shortcut: CRLF CRLF, the next line is blank, as with LF LF above: `crlf` 1.12x in Node
+        // 24, 1.16x in Node 26, 1.15–1.19x in Chromium, workerd and Deno; none in Bun.
         if (text.charCodeAt(pos) === CR && text.charCodeAt(pos + 1) === LF) {
           buffers.dispatch();
           pos += 2;
@@ -399,7 +405,8 @@ class EventBuffers {
   interpretLine(text: string, start: number, end: number): void {
     // "If the line is empty (a blank line): Dispatch the event."
     if (start === end) return this.dispatch();
-    // A comment: keep-alives are whole streams of them, so they leave before the field matchers.
+    // A comment: keep-alives are whole streams of them, so they leave before the field matchers
+    // (`keepalive` 1.23x in Node 26, 1.08–1.18x in Chromium, workerd and Deno; within 3% in Node 24 and Bun).
     if (text.charCodeAt(start) === COLON) return;
     let value: number;
     if ((value = dataValue(text, start, end)) !== -1) {
@@ -427,7 +434,8 @@ class EventBuffers {
   /**
    * Interprets the complete line `text[start, end)` and the blank line after it. A `data` line
    * with the data buffer empty — most events are that line alone — is dispatched as its one
-   * value, without a pass through the buffer (one-line events 4–13% faster, by runtime).
+   * value, without a pass through the buffer: `tokens` and `mcp` 1.09–1.12x in Node 24, 1.06–1.08x
+   * in Node 26, 1.02–1.09x in Chromium, workerd and Deno, 1.1–1.25x in Bun.
    */
   interpretLast(text: string, start: number, end: number): void {
     const value = this.data === undefined ? dataValue(text, start, end) : -1;

@@ -1,6 +1,9 @@
 // `npm run test:runtimes`: the runtime suite against the built package (dist/) in every runtime
-// the package claims, one line per runtime with its counts. A runtime that cannot start, hangs or
-// fails a test fails the run; nothing is skipped. `node test/runtimes/run.mjs deno bun` runs some.
+// the package claims, one line per runtime with its counts: the Node that runs this script, each
+// pinned Node line (node-lines.mjs), Chromium, workerd, Deno and Bun. A runtime that cannot start,
+// hangs or fails a test fails the run. Only a pinned Node line that cannot be installed or run on
+// this platform is skipped, and the run says which and why. `node test/runtimes/run.mjs deno bun`
+// runs some.
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -8,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { runChromium } from './hosts/chromium.mjs';
 import { runEntry } from './hosts/processes.mjs';
 import { runWorkerd } from './hosts/workerd.mjs';
+import { NODE_LINES, nodeLines } from './node-lines.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const require = createRequire(import.meta.url);
@@ -17,9 +21,16 @@ const options = { root, timeoutMs: TIMEOUT_MS };
 // Deno and Bun would otherwise check for updates of themselves over the network.
 const quiet = { DENO_NO_UPDATE_CHECK: '1', DO_NOT_TRACK: '1' };
 
+/** The suite's two Node entries, ESM and CommonJS, run by the Node executable `node`. */
+const nodeEntries = (prefix, node) => ({
+  [`${prefix}-import`]: () => runEntry(node(), [join(entries, 'import.mjs')], { ...options, cwd: root }),
+  [`${prefix}-require`]: () => runEntry(node(), [join(entries, 'node-require.cjs')], { ...options, cwd: root }),
+});
+
 const RUNTIMES = {
-  'node-import': () => runEntry(process.execPath, [join(entries, 'import.mjs')], { ...options, cwd: root }),
-  'node-require': () => runEntry(process.execPath, [join(entries, 'node-require.cjs')], { ...options, cwd: root }),
+  ...nodeEntries('node', () => process.execPath),
+  // Each pinned line, installed on first use; `node22-import`, `node22-require`, …
+  ...Object.fromEntries(NODE_LINES.flatMap(({ name }) => Object.entries(nodeEntries(name, () => pinnedNode(name))))),
   chromium: () => runChromium(options),
   workerd: () => runWorkerd(options),
   deno: () => runEntry(denoBinary(), ['run', '--no-prompt', '--no-lock', join(entries, 'import.mjs')], { ...options, cwd: root, env: quiet }),
@@ -45,6 +56,17 @@ function bunBinary() {
   return existsSync(platformBinary) ? platformBinary : join(dirname(require.resolve('bun/package.json')), '..', '.bin', 'bun');
 }
 
+/** A line that cannot run here: the run says so and goes on. */
+class Skipped extends Error {}
+
+let lines;
+/** The executable of pinned line `name`; throws Skipped. */
+function pinnedNode(name) {
+  const line = lines.find((candidate) => candidate.name === name);
+  if (line.skipped !== undefined) throw new Skipped(`node ${line.version}: ${line.skipped}`);
+  return line.binary;
+}
+
 const chosen = process.argv.length > 2 ? process.argv.slice(2) : Object.keys(RUNTIMES);
 const unknown = chosen.filter((name) => !(name in RUNTIMES));
 if (unknown.length > 0) throw new Error(`unknown runtimes: ${unknown.join(', ')}; known: ${Object.keys(RUNTIMES).join(', ')}`);
@@ -52,13 +74,22 @@ if (!existsSync(join(root, 'dist/index.js')) || !existsSync(join(root, 'dist/ind
   throw new Error('dist/ is not built: run `npm run build` first');
 }
 
+// The pinned lines are installed before any runtime is timed.
+if (chosen.some((name) => NODE_LINES.some((line) => name.startsWith(`${line.name}-`)))) lines = nodeLines({ log: (message) => console.log(message) });
+
 let failed = 0;
+const skipped = [];
 for (const name of chosen) {
   const started = Date.now();
   let result;
   try {
     result = await RUNTIMES[name]();
   } catch (error) {
+    if (error instanceof Skipped) {
+      skipped.push(name);
+      console.log(`${name.padEnd(30)} skipped: ${error.message}`);
+      continue;
+    }
     failed++;
     console.log(`${name.padEnd(30)} did not run: ${error instanceof Error ? error.message : String(error)}`);
     continue;
@@ -68,6 +99,7 @@ for (const name of chosen) {
   for (const failure of result.failures) console.log(`  FAIL ${failure.name}\n       ${failure.message}`);
   if (result.failed > 0 || result.passed === 0) failed++;
 }
+if (skipped.length > 0) console.log(`skipped, as they cannot run here: ${skipped.join(', ')}`);
 if (failed > 0) {
   console.log(`${failed} of ${chosen.length} runtimes failed`);
   process.exitCode = 1;

@@ -1,0 +1,54 @@
+// The release gate's own quality (docs/guides/benchmarks.md, "How good the gate is"): runs
+// `bench/run.mjs --check` a number of times, each a fresh gate, and counts how many passed and
+// how long each took. On unchanged code, every run should pass; with the scanner slowed by 10%
+// (`--handicap 0.1`), nearly every run should fail.
+//   node bench/gate-quality.mjs --runs 10                  unchanged code
+//   node bench/gate-quality.mjs --runs 10 --handicap 0.1   the scanner slowed by 10%
+// Writes bench/results/gate-quality-<date>-<unchanged|handicap-F>.json: each run's verdict,
+// seconds and missed figures, with the machine. Run `npm run build` first (the npm script does),
+// on a quiet machine: nothing else should run meanwhile.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = (file) => fileURLToPath(new URL(file, import.meta.url));
+const args = process.argv.slice(2);
+const option = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
+const runs = Number(option('--runs', 10));
+const handicap = option('--handicap');
+const label = handicap === undefined ? 'unchanged' : `handicap-${handicap}`;
+
+const dir = mkdtempSync(join(tmpdir(), 'sse-answer-gate-quality-'));
+const results = [];
+try {
+  for (let run = 1; run <= runs; run++) {
+    const record = join(dir, `run-${run}.json`);
+    const started = performance.now();
+    const gate = spawnSync(process.execPath, [here('./run.mjs'), '--check', '--record', record, ...(handicap === undefined ? [] : ['--handicap', handicap])], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit'],
+      maxBuffer: 1 << 26,
+    });
+    const seconds = Math.round((performance.now() - started) / 1000);
+    // A gate that stopped before its verdict wrote no record: it failed, and stderr says why.
+    const judged = existsSync(record) ? JSON.parse(readFileSync(record, 'utf8')).promises.filter((f) => f.judged) : [];
+    const missed = existsSync(record) ? judged.filter((f) => f.met !== true).map((f) => `${f.id} ${f.value === null ? '—' : f.value.toFixed(2)}`) : ['(no verdict)'];
+    results.push({ run, passed: gate.status === 0, seconds, missed });
+    console.log(`run ${run} of ${runs}: ${gate.status === 0 ? 'passed' : 'failed'} in ${seconds} s${missed.length > 0 ? `; missed ${missed.join(', ')}` : ''}`);
+  }
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
+
+const passed = results.filter((r) => r.passed).length;
+const longest = Math.max(...results.map((r) => r.seconds));
+console.log(`\n${label}: ${passed} of ${runs} gates passed, ${runs - passed} failed; the longest took ${Math.floor(longest / 60)} min ${longest % 60} s`);
+const date = new Date().toISOString();
+const git = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' });
+mkdirSync(here('./results'), { recursive: true });
+const file = here(`./results/gate-quality-${date.slice(0, 10)}-${label}.json`);
+const summary = { date, handicap: handicap === undefined ? null : Number(handicap), runs, passed, longestSeconds: longest, machine: { cpu: cpus()[0]?.model.trim(), cores: cpus().length, commit: git.stdout.trim() }, results };
+writeFileSync(file, `${JSON.stringify(summary, null, 1)}\n`);
+console.log(`results: ${file}`);

@@ -1,0 +1,77 @@
+// The promises of bench/promises.json, as the figures they bound in each runtime, and the rule
+// that decides a figure from its samples, each the figure one fresh process measured. Pure, so
+// the rule is tested on its own (test/bench-promises.test.ts).
+import { readFileSync } from 'node:fs';
+
+const PROMISES = JSON.parse(readFileSync(new URL('./promises.json', import.meta.url), 'utf8'));
+
+/** The runtimes whose figures are judged, and the Node lines measured and shown beside them. */
+export const JUDGED = PROMISES.judged;
+export const SHOWN = PROMISES.shown;
+
+/** A figure is decided only once this many processes have measured it. */
+export const MIN_PROCESSES = 3;
+/** No figure is measured by more processes than this; the median of theirs then decides. */
+export const MAX_PROCESSES = 8;
+
+/** Whether `runtime` is a Node line (node20, node26, …). */
+export const isNodeLine = (runtime) => /^node\d+$/.test(runtime);
+
+/**
+ * Each figure a promise bounds, in each runtime it is judged in (and, with `shown`, each shown
+ * Node line): `{ id, runtime, figure, source, bound, says, judged }`. `id` is
+ * `<runtime>:<figure>`; `source` is where a process measures it: `portable`, the figures of
+ * bench/portable-core.mjs, which every runtime runs; `node-suite`, those of the Node suite
+ * (bench/node-suite.mjs), which needs Node.
+ */
+export function promisedFigures({ shown = false } = {}) {
+  const runtimes = shown ? [...JUDGED, ...SHOWN] : JUDGED;
+  return PROMISES.promises.flatMap((promise) => {
+    const where = runtimes.filter((runtime) => promise.in === 'every' || isNodeLine(runtime));
+    const bound = promise.atLeast !== undefined ? { atLeast: promise.atLeast } : { atMost: promise.atMost };
+    const source = promise.in === 'every' ? 'portable' : 'node-suite';
+    return where.flatMap((runtime) =>
+      promise.figures.map((figure) => ({ id: `${runtime}:${figure}`, runtime, figure, source, bound, says: promise.says, judged: JUDGED.includes(runtime) })),
+    );
+  });
+}
+
+/** Whether one sample keeps the promise. */
+const keeps = (value, bound) => (bound.atLeast !== undefined ? value >= bound.atLeast : value <= bound.atMost);
+
+/**
+ * The verdict on a figure's samples (one a process): `{ value, met, decided, how }`, `value` their
+ * median. A figure is decided once at least MIN_PROCESSES measured it and every sample falls on
+ * one side of the bound: while the bound lies within their spread, it is to be measured again.
+ * With `last` (the time cap, or MAX_PROCESSES), the median decides whatever the spread.
+ */
+export function decide(samples, bound, { last = false } = {}) {
+  if (samples.length === 0) return { value: null, met: undefined, decided: false, how: 'not measured' };
+  const value = median(samples);
+  const kept = samples.filter((sample) => keeps(sample, bound)).length;
+  if (samples.length >= MIN_PROCESSES && (kept === 0 || kept === samples.length)) {
+    return { value, met: kept !== 0, decided: true, how: `every process ${kept !== 0 ? 'kept it' : 'missed it'}` };
+  }
+  if (last) return { value, met: keeps(value, bound), decided: true, how: `the median decides (the spread spans the bound)` };
+  return { value, met: undefined, decided: false, how: 'the spread spans the bound' };
+}
+
+/** The bound as written: "≥ 0.95x". */
+export const boundText = (bound) => (bound.atLeast !== undefined ? `≥ ${bound.atLeast}x` : `≤ ${bound.atMost}x`);
+
+/** One console line for a decided figure: the verdict, the median, the bound and the samples. */
+export function line(figure) {
+  const mark = !figure.judged ? 'shown' : figure.met === undefined ? 'n/a' : figure.met ? 'kept' : 'MISS';
+  const value = figure.value === null ? '—' : `${figure.value.toFixed(2)}x`;
+  const samples = figure.samples.map((x) => x.toFixed(2)).join(' ');
+  const noted = [boundText(figure.bound), `${figure.samples.length} process${figure.samples.length === 1 ? '' : 'es'}: ${samples}`, figure.how, figure.note]
+    .filter(Boolean)
+    .join('; ');
+  return `${mark.padEnd(5)} ${figure.id.padEnd(46)} ${value.padStart(7)}  (${noted})`;
+}
+
+export function median(values) {
+  const sorted = [...values].sort((x, y) => x - y);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}

@@ -1,0 +1,67 @@
+// The release gate's rule (bench/promises.mjs): which figures it judges, and how a figure is
+// decided from its samples, one a fresh process. The measuring is bench/gate.mjs's, run by
+// `npm run bench:check`; no timing is judged here.
+import { expect, test } from 'vitest';
+// @ts-expect-error: the bench is plain JavaScript, read from its own files.
+import * as promises from '../bench/promises.mjs';
+
+type Bound = { atLeast: number } | { atMost: number };
+type Figure = { id: string; runtime: string; figure: string; source: string; bound: Bound; judged: boolean };
+type Verdict = { value: number | null; met: boolean | undefined; decided: boolean; how: string };
+const p = promises as {
+  JUDGED: string[];
+  SHOWN: string[];
+  MIN_PROCESSES: number;
+  MAX_PROCESSES: number;
+  promisedFigures: (options?: { shown?: boolean }) => Figure[];
+  decide: (samples: number[], bound: Bound, options?: { last?: boolean }) => Verdict;
+};
+
+test('the gate judges Node 24 and 26 and every other runtime the package claims; Node 20 and 22 are shown', () => {
+  expect(p.JUDGED).toEqual(['node24', 'node26', 'chromium', 'workerd', 'deno', 'bun']);
+  expect(p.SHOWN).toEqual(['node20', 'node22']);
+  expect(p.MIN_PROCESSES).toBe(3);
+  expect(p.MAX_PROCESSES).toBeGreaterThan(p.MIN_PROCESSES);
+});
+
+test('the stream promise is judged in every judged runtime, the Node promises in the Node lines', () => {
+  const figures = p.promisedFigures();
+  const tokens = figures.filter((f) => f.figure === 'tokens.scanner/eventsource-parser');
+  expect(tokens.map((f) => f.runtime)).toEqual(p.JUDGED);
+  expect(tokens.every((f) => f.source === 'portable' && 'atLeast' in f.bound && f.bound.atLeast === 0.95 && f.judged)).toBe(true);
+  const answers = figures.filter((f) => f.figure === 'answers.readAnswer/sdk');
+  expect(answers.map((f) => [f.id, f.source, f.bound])).toEqual([
+    ['node24:answers.readAnswer/sdk', 'node-suite', { atLeast: 5 }],
+    ['node26:answers.readAnswer/sdk', 'node-suite', { atLeast: 5 }],
+  ]);
+  expect(figures.find((f) => f.figure === 'memory.readAnswer')?.bound).toEqual({ atMost: 2.5 });
+  expect(figures.filter((f) => f.runtime === 'node20')).toEqual([]);
+});
+
+test('with the shown lines, they carry every Node figure, not judged', () => {
+  const shown = p.promisedFigures({ shown: true }).filter((f) => f.runtime === 'node20');
+  expect(shown.length).toBe(p.promisedFigures().filter((f) => f.runtime === 'node26').length);
+  expect(shown.every((f) => !f.judged)).toBe(true);
+});
+
+const atLeast = { atLeast: 1 };
+
+test('fewer than three processes decide nothing, unless it is the last word, and then the median decides', () => {
+  expect(p.decide([1.2, 1.3], atLeast)).toMatchObject({ decided: false, met: undefined });
+  expect(p.decide([1.2, 1.3], atLeast, { last: true })).toMatchObject({ decided: true, met: true, value: 1.25 });
+  expect(p.decide([], atLeast, { last: true })).toMatchObject({ decided: false, met: undefined, value: null });
+});
+
+test('three processes on one side of the bound decide it, either way', () => {
+  expect(p.decide([1.1, 1.0, 1.3], atLeast)).toMatchObject({ decided: true, met: true, value: 1.1 });
+  expect(p.decide([0.9, 0.99, 0.5], atLeast)).toMatchObject({ decided: true, met: false, value: 0.9 });
+  expect(p.decide([2.4, 2.5, 1], { atMost: 2.5 })).toMatchObject({ decided: true, met: true });
+  expect(p.decide([2.6, 2.51, 3], { atMost: 2.5 })).toMatchObject({ decided: true, met: false });
+});
+
+test('a spread that spans the bound is measured again; at the last word, its median decides', () => {
+  const spread = [0.9, 1.2, 1.1, 0.95];
+  expect(p.decide(spread, atLeast)).toMatchObject({ decided: false, met: undefined });
+  expect(p.decide(spread, atLeast, { last: true })).toMatchObject({ decided: true, met: true, value: 1.025 });
+  expect(p.decide([0.9, 1.2, 0.8], atLeast, { last: true })).toMatchObject({ decided: true, met: false, value: 0.9 });
+});
