@@ -19,6 +19,10 @@ const SIDES = [
   { id: 'sdk', label: 'SDK Client over StreamableHTTPClientTransport 1.32.2', transport: (url) => new StreamableHTTPClientTransport(new URL(url)) },
 ];
 
+/** Calls a side makes before any is timed, in turns of WARM_CALLS, alternating the sides. */
+const WARM_TURNS = 4;
+const WARM_CALLS = 250;
+
 async function connected(side, url) {
   const client = new Client({ name: 'bench', version: '1.0.0' });
   await client.connect(side.transport(url));
@@ -83,7 +87,11 @@ async function main(settings) {
     const url = `http://127.0.0.1:${String(first).trim()}/mcp`;
     const calls = { answerTransport: [], sdk: [] };
     const large = { answerTransport: [], sdk: [] };
-    for (const side of SIDES) await callsTime(side, url, 5); // warm both paths and the server
+    // Warm both paths and the server until the engine has compiled them: a client's first few
+    // hundred calls run code the JIT has not optimized yet, and a round of them measures the
+    // compiler rather than the transport (each side reads 0.8–0.9 ms a call warm in Node 26, and
+    // two to three times that in its first hundred calls).
+    for (let turn = 0; turn < WARM_TURNS; turn++) for (const side of turn % 2 ? [...SIDES].reverse() : SIDES) await callsTime(side, url, WARM_CALLS);
     for (let round = 0; round < settings.e2eRounds; round++) {
       const order = round % 2 ? [...SIDES].reverse() : SIDES;
       for (const side of order) calls[side.id].push(await callsTime(side, url, settings.calls));

@@ -4,9 +4,11 @@
 // is decided once MIN_PROCESSES have measured it and every sample falls on one side of its bound;
 // while the bound lies within their spread it is measured again, up to MAX_PROCESSES, and until
 // the time cap, after which no process starts and the median of each undecided figure decides.
+// With `failFast`, no process starts once a judged figure is decided missed: a decided figure is
+// never measured again, so the gate's verdict is the one it would reach at its end.
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { decide, MAX_PROCESSES } from './promises.mjs';
+import { decide, decidedMissed, MAX_PROCESSES, median } from './promises.mjs';
 import { runtimeNamed } from './runtimes.mjs';
 
 const here = (file) => fileURLToPath(new URL(file, import.meta.url));
@@ -35,7 +37,8 @@ async function measureOnce(runtime, source, figures, settings) {
  * Measures and decides `figures` (promises.mjs's `promisedFigures`). Resolves with each, in order,
  * as `{ ...figure, samples, value, met, how, note? }`, and the version of each runtime measured.
  * `settings`: `gateRounds`, `gateSeconds`, `handicap`, `capSeconds` (no process starts after it),
- * `log` (told of each process).
+ * `failFast` (no process starts once a judged figure is decided missed; the figures still open then
+ * are left undecided, `met` undefined), `log` (told of each process).
  */
 export async function judge(figures, settings) {
   const started = performance.now();
@@ -46,7 +49,8 @@ export async function judge(figures, settings) {
   const versions = {};
   const open = (f) => !decide(samples.get(f.id), f.bound).decided && samples.get(f.id).length < MAX_PROCESSES && (failures.get(`${f.runtime} ${f.source}`) ?? 0) < 2;
   let capped = false;
-  for (let sweep = 1; !capped; sweep++) {
+  let stopped = false;
+  for (let sweep = 1; !capped && !stopped; sweep++) {
     const groups = new Map();
     for (const f of figures.filter(open)) {
       const key = `${f.runtime} ${f.source}`;
@@ -57,6 +61,10 @@ export async function judge(figures, settings) {
     for (const [key, group] of groups) {
       if (elapsed() >= settings.capSeconds) {
         capped = true;
+        break;
+      }
+      if (settings.failFast && decidedMissed(figures, (f) => samples.get(f.id))) {
+        stopped = true;
         break;
       }
       const [runtime, source] = key.split(' ');
@@ -80,10 +88,13 @@ export async function judge(figures, settings) {
   }
   const decided = figures.map((f) => {
     const values = samples.get(f.id);
+    if (stopped && !decide(values, f.bound).decided) {
+      return { ...f, samples: values, value: values.length === 0 ? null : median(values), met: undefined, how: 'not decided: the gate stopped at a missed figure' };
+    }
     const verdict = decide(values, f.bound, { last: true });
     const atCap = capped && !decide(values, f.bound).decided;
     const how = verdict.how + (atCap ? ', at the time cap' : '');
     return { ...f, samples: values, value: verdict.value, met: verdict.met, how, ...(notes.has(f.id) && values.length === 0 ? { note: notes.get(f.id) } : {}) };
   });
-  return { figures: decided, versions, seconds: Math.round(elapsed()), capped };
+  return { figures: decided, versions, seconds: Math.round(elapsed()), capped, stopped };
 }

@@ -56,6 +56,15 @@ export function decide(samples, bound, { last = false } = {}) {
   return { value, met: undefined, decided: false, how: 'the spread spans the bound' };
 }
 
+/**
+ * Whether a judged figure of `figures` is decided missed by its samples (`samplesOf(figure)`):
+ * the gate's verdict is then failure, whatever the others become, since a decided figure is never
+ * measured again (`--fail-fast` stops there). A shown figure never fails the gate.
+ */
+export function decidedMissed(figures, samplesOf) {
+  return figures.some((f) => f.judged && decide(samplesOf(f), f.bound).met === false);
+}
+
 /** The bound as written: "≥ 0.95x". */
 export const boundText = (bound) => (bound.atLeast !== undefined ? `≥ ${bound.atLeast}x` : `≤ ${bound.atMost}x`);
 

@@ -15,6 +15,8 @@
 //                                 every runtime (bench/handicap.mjs): how the gate's own quality
 //                                 is measured (bench/gate-quality.mjs)
 //   --record FILE                 write the judgement as JSON to FILE (any pass)
+//   --fail-fast                   the gate starts no process once a figure is decided missed (its
+//                                 verdict is the same; bench/gate-quality.mjs uses it)
 // Run against dist/: `npm run build` first (the npm scripts do).
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -35,7 +37,7 @@ const only = option('--only');
 const handicap = option('--handicap') === undefined ? undefined : Number(option('--handicap'));
 if (handicap !== undefined && !(handicap > 0 && handicap < 1)) throw new Error(`--handicap takes a fraction between 0 and 1, not ${option('--handicap')}`);
 const write = !only && handicap === undefined && (mode === 'full' || args.includes('--write'));
-const settings = { ...settingsFor(mode), handicap, log: (message) => console.log(message) };
+const settings = { ...settingsFor(mode), handicap, failFast: args.includes('--fail-fast'), log: (message) => console.log(message) };
 const started = performance.now();
 
 // `--only bun:utf8`: runtimes before the colon, a figure substring after it; no colon, a substring.
@@ -98,7 +100,7 @@ const seconds = Math.round((performance.now() - started) / 1000);
 const judged = judgement.figures.filter((f) => f.judged);
 const missed = judged.filter((f) => f.met !== true);
 if (judged.length > 0) {
-  console.log(`\n${judged.length - missed.length} of ${judged.length} promised figures kept (${mode} pass, ${seconds} s)${judgement.capped ? '; the time cap was reached' : ''}`);
+  console.log(`\n${judged.length - missed.length} of ${judged.length} promised figures kept (${mode} pass, ${seconds} s)${judgement.capped ? '; the time cap was reached' : ''}${judgement.stopped ? '; stopped at the first missed figure (--fail-fast)' : ''}`);
   if (missed.length > 0) console.log(`missed or not measured: ${missed.map((f) => f.id).join(', ')}`);
 } else console.log(`\n${mode} pass, ${seconds} s`);
 

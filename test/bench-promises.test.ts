@@ -15,6 +15,7 @@ const p = promises as {
   MAX_PROCESSES: number;
   promisedFigures: (options?: { shown?: boolean }) => Figure[];
   decide: (samples: number[], bound: Bound, options?: { last?: boolean }) => Verdict;
+  decidedMissed: (figures: Figure[], samplesOf: (figure: Figure) => number[]) => boolean;
 };
 
 test('the gate judges Node 24 and 26 and every other runtime the package claims; Node 20 and 22 are shown', () => {
@@ -64,4 +65,22 @@ test('a spread that spans the bound is measured again; at the last word, its med
   expect(p.decide(spread, atLeast)).toMatchObject({ decided: false, met: undefined });
   expect(p.decide(spread, atLeast, { last: true })).toMatchObject({ decided: true, met: true, value: 1.025 });
   expect(p.decide([0.9, 1.2, 0.8], atLeast, { last: true })).toMatchObject({ decided: true, met: false, value: 0.9 });
+});
+
+test('a gate fails fast only on a judged figure decided missed: not on one still open, nor on a shown one', () => {
+  const figure = (id: string, judged: boolean): Figure => ({ id, runtime: 'node26', figure: id, source: 'portable', bound: { atLeast: 0.95 }, judged });
+  const judged = figure('a', true);
+  const shown = figure('b', false);
+  const samples = new Map<string, number[]>();
+  const missed = () => p.decidedMissed([judged, shown], (f) => samples.get(f.id) ?? []);
+  samples.set('a', [0.9, 0.91]);
+  expect(missed()).toBe(false); // two processes decide nothing yet
+  samples.set('a', [0.9, 0.91, 0.96]);
+  expect(missed()).toBe(false); // the spread spans the bound
+  samples.set('b', [0.5, 0.5, 0.5]);
+  expect(missed()).toBe(false); // shown, never judged
+  samples.set('a', [0.9, 0.91, 0.92]);
+  expect(missed()).toBe(true);
+  samples.set('a', [1.1, 1.2, 1.0]);
+  expect(missed()).toBe(false);
 });
