@@ -37,10 +37,20 @@ const median = (values) => {
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 };
 
-/** `a`'s throughput over `b`'s: the median of paired rounds, each round's order alternating. */
+/**
+ * Untimed rounds a side reads before the paired rounds: an engine optimizes a reader over its
+ * first few tenths of a second, and with one read of warm-up the first rounds measured that (a
+ * ratio of two copies of one reader read 1.6–8x in its first three rounds of 0.1 s in Node 26, and
+ * within 4% after), so a process's median swung with when its compiler finished.
+ */
+const WARM_TURNS = 2;
+
+/** `a`'s throughput over `b`'s: the median of paired rounds, each round's order alternating, after WARM_TURNS untimed ones. */
 export function paired(a, b, rounds, seconds) {
-  a();
-  b();
+  for (let turn = 0; turn < WARM_TURNS; turn++) {
+    hz(a, seconds);
+    hz(b, seconds);
+  }
   const ratios = [];
   for (let round = 0; round < rounds; round++) {
     if (round % 2 === 0) {
