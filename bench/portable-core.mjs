@@ -39,9 +39,8 @@ const median = (values) => {
 
 /**
  * Untimed rounds a side reads before the paired rounds: an engine optimizes a reader over its
- * first few tenths of a second, and with one read of warm-up the first rounds measured that (a
- * ratio of two copies of one reader read 1.6–8x in its first three rounds of 0.1 s in Node 26, and
- * within 4% after), so a process's median swung with when its compiler finished.
+ * first few tenths of a second, and rounds in that time measure the compiler (two copies of one
+ * reader read 1.6–8x apart in their first three rounds of 0.1 s in Node 26, and within 4% after).
  */
 const WARM_TURNS = 2;
 
