@@ -1,8 +1,9 @@
 /**
  * Property: whatever the caller has put on its signal — listeners, an `onabort`, a listener that
- * throws or stops the event's propagation, `AbortSignal.any` chains — and whenever it aborts, an
- * exchange (and a read, and a transport's send) waiting on a server that never finishes settles
- * `aborted` within a bound of the abort, and leaves no listener of its own on the signal.
+ * throws or stops the event's propagation, `AbortSignal.any` chains — whether it is a controller's
+ * signal or an `AbortSignal.timeout`, and whenever it aborts, an exchange (and a read, and a
+ * transport's send) waiting on a server that never finishes settles `aborted` (`timeout`, for a
+ * timeout signal) within a bound of the abort, and leaves no listener of its own on the signal.
  */
 import fc from 'fast-check';
 import { expect, test } from 'vitest';
@@ -26,6 +27,8 @@ const setupArb = fc.record(
     waiting: fc.constantFrom<Waiting>('answer-stream', 'held-post', 'resume-wait', 'read', 'transport-send'),
     modern: fc.boolean(),
     abortAfterMs: fc.nat({ max: 25 }),
+    /** The caller's signal is `AbortSignal.timeout(abortAfterMs)`, not a controller's. */
+    timeout: fc.boolean(),
     alongside: fc.nat({ max: 3 }),
   },
   { noNullPrototype: true },
@@ -38,9 +41,9 @@ function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-/** The signal given, after the caller's own listeners; how many listeners of the caller's each signal holds. */
-function prepared(controller: AbortController, foreign: readonly Foreign[]): { signal: AbortSignal; own: Map<AbortSignal, number> } {
-  let signal = controller.signal;
+/** The signal given, after the caller's own listeners on `base`; how many listeners of the caller's each signal holds. */
+function prepared(base: AbortSignal, foreign: readonly Foreign[]): { signal: AbortSignal; own: Map<AbortSignal, number> } {
+  let signal = base;
   const own = new Map<AbortSignal, number>();
   const count = (on: AbortSignal): void => void own.set(on, (own.get(on) ?? 0) + 1);
   for (const kind of foreign) {
@@ -89,7 +92,12 @@ test('a wait on a never-finishing server settles aborted within the bound of the
   await fc.assert(
     fc.asyncProperty(setupArb, async (setup) => {
       const controller = new AbortController();
-      const { signal, own } = prepared(controller, setup.foreign);
+      const base = setup.timeout ? AbortSignal.timeout(setup.abortAfterMs) : controller.signal;
+      // When a timeout signal aborts: a timer of the same delay, armed after its own, fires after
+      // it (or, at worst, a moment before it, which only makes the measured delay longer).
+      let timedOutAt = 0;
+      const timedOut = setup.timeout ? delay(setup.abortAfterMs).then(() => (timedOutAt = performance.now())) : undefined;
+      const { signal, own } = prepared(base, setup.foreign);
       let settledAt = 0;
       const outcomes = [start(setup.waiting, setup.modern, signal), ...Array.from({ length: setup.alongside }, () => start('read', setup.modern, signal))].map((pending) =>
         pending.then(
@@ -100,15 +108,23 @@ test('a wait on a never-finishing server settles aborted within the bound of the
           },
         ),
       );
-      await delay(setup.abortAfterMs);
-      const abortedAt = performance.now();
-      controller.abort(new Error('the caller gave up'));
+      let abortedAt: number;
+      if (timedOut !== undefined) {
+        await timedOut;
+        abortedAt = timedOutAt;
+        expect(base.aborted, 'the timeout signal had not aborted by its time').toBe(true);
+      } else {
+        await delay(setup.abortAfterMs);
+        abortedAt = performance.now();
+        controller.abort(new Error('the caller gave up'));
+      }
       const all = Promise.all(outcomes);
       const settled = await Promise.race([all, delay(BOUND_MS * 3).then(() => undefined)]);
       expect(settled, 'not every wait settled after the abort').toBeDefined();
-      for (const outcome of settled!) expect('error' in outcome && isAnswerError(outcome.error) && outcome.error.code).toBe('aborted');
+      const code = setup.timeout ? 'timeout' : 'aborted';
+      for (const outcome of settled!) expect('error' in outcome && isAnswerError(outcome.error) && outcome.error.code).toBe(code);
       expect(settledAt - abortedAt).toBeLessThan(BOUND_MS);
-      for (const on of new Set([controller.signal, signal])) expect(listenersOn(on)).toBe(own.get(on) ?? 0);
+      for (const on of new Set([base, signal])) expect(listenersOn(on)).toBe(own.get(on) ?? 0);
       await delay(0); // the throwing listener's error is reported on a later turn
     }),
     { seed, numRuns: RUNS },

@@ -1,9 +1,18 @@
 // A caller's signal aborts every API promptly, whatever else listens to it: earlier listeners, an
-// onabort, a listener that throws, AbortSignal.any and AbortSignal.timeout. Each API waits on a
-// body (or a fetch, a resumption, a DELETE) that never ends, so a missed abort is a hang, and
-// the bound is the issue's: settled within 100 ms of the abort.
+// onabort, a listener that throws (alone, or before another), one that stops the propagation,
+// AbortSignal.any and AbortSignal.timeout. Each API waits on a body (or a fetch, a resumption, a
+// DELETE) that never ends, so a missed abort is a hang, and the bound is the issue's: settled
+// within 100 ms of the abort.
+//
+// What would fail on the watch before the fix (ae40d72^), and what only guards a shape: every
+// test here fails on it, but for these. A lone listener that throws: Node hands the listener
+// after a throwing one its currentTarget back, so the old watch saw that abort in every API
+// (the next shape, a throwing listener and then another, is the one it missed). SseEventStream:
+// it takes no signal, and no watch of the package is involved; the platform's pipe ends it, so
+// those tests guard that claim for each shape, and no shape makes them fail on the old watch.
 import { describe, expect, test } from 'vitest';
 import {
+  AnswerClient,
   AnswerTransport,
   isAnswerError,
   postJsonRpc,
@@ -91,6 +100,26 @@ function heldFetch(init: RequestInit): Promise<Response> {
   });
 }
 
+/** A JSON answer to the request `init` carries, with `result`. */
+function answered(init: RequestInit, result: object, headers: Record<string, string> = {}, status = 200): Response {
+  const { id } = JSON.parse(String(init.body)) as { id: unknown };
+  return new Response(JSON.stringify({ jsonrpc: '2.0', id, result }), { status, headers: { 'content-type': 'application/json', ...headers } });
+}
+
+/** A server/discover answered by a 2026-07-28 server. */
+const discovered = (init: RequestInit): Response => answered(init, { supportedVersions: ['2026-07-28'], capabilities: {} });
+
+/** A server/discover refused as a 2025 server refuses it, so that the client falls back to initialize. */
+const refusedDiscover = (): Response =>
+  new Response(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Bad Request: No valid session ID provided' } }), {
+    status: 400,
+    headers: { 'content-type': 'application/json' },
+  });
+
+/** An initialize answered in 2025, with a session. */
+const initializedWithSession = (init: RequestInit): Response =>
+  answered(init, { protocolVersion: '2025-11-25', capabilities: {}, serverInfo: { name: 's', version: '1' } }, { 'mcp-session-id': 'session-1' });
+
 const REQUEST = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'slow', arguments: {} } } as const;
 const MODERN_REQUEST = {
   ...REQUEST,
@@ -145,6 +174,9 @@ describe.each(SIGNAL_SHAPES)('a signal with $name', (shape) => {
     expect(source.cancelled).toBe(true);
   });
 
+  // A guard of the shape, not of the defect: SseEventStream takes no signal and uses no watch of
+  // the package, so this passes on the watch before the fix too. It shows that the readable of an
+  // SseEventStream piped with such a signal errors with its reason, and its source is released.
   test("SseEventStream piped with the signal: the platform's pipe ends within the bound", async () => {
     const shaped = shape.make();
     const source = sourceBody([NOTE], { endless: true });
@@ -155,6 +187,8 @@ describe.each(SIGNAL_SHAPES)('a signal with $name', (shape) => {
     const settled = await abortedAfterWaiting(shaped, () => reader.read(), () => source.pulls >= 2);
     expect(settled.ms).toBeLessThan(BOUND_MS);
     expect(settled.rejected).toBe(true);
+    expect(settled.outcome).toBe(shaped.signal.reason);
+    expect(source.cancelled).toBe(true);
   });
 
   test('postJsonRpc, 2025 era: aborted within the bound while the answer stream is open', async () => {
@@ -232,6 +266,40 @@ describe.each(SIGNAL_SHAPES)('a signal with $name', (shape) => {
     expect(settled.ms).toBeLessThan(BOUND_MS);
     expect(codeOf(settled)).toBe(shaped.code);
     expect(source.cancelled).toBe(true);
+  });
+
+  test('AnswerClient.request, 2026-07-28: the stream is closed within the bound, nothing else sent', async () => {
+    const { response, source } = sseResponse([NOTE], { endless: true });
+    const fetch = scriptedFetch([discovered, () => response]);
+    const client = await AnswerClient.connect(URL_, { fetch });
+    expect(client.era).toBe('modern');
+    const shaped = shape.make();
+    const settled = await abortedAfterWaiting(shaped, () => client.request('tools/list', {}, { signal: shaped.signal }), () => source.pulls >= 2);
+    expect(settled.ms).toBeLessThan(BOUND_MS);
+    expect(codeOf(settled)).toBe(shaped.code);
+    expect(source.cancelled).toBe(true);
+    await delay(10);
+    expect(fetch.calls).toHaveLength(2);
+  });
+
+  test('AnswerClient.request, 2025 session: aborted within the bound, then cancelled on the server', async () => {
+    const { response, source } = sseResponse([NOTE], { endless: true });
+    const accepted = (): Response => new Response(null, { status: 202 });
+    const fetch = scriptedFetch([refusedDiscover, initializedWithSession, accepted, () => response, accepted]);
+    const client = await AnswerClient.connect(URL_, { fetch });
+    expect([client.era, client.sessionId]).toStrictEqual(['legacy', 'session-1']);
+    const shaped = shape.make();
+    const settled = await abortedAfterWaiting(shaped, () => client.request('tools/list', {}, { signal: shaped.signal }), () => source.pulls >= 2);
+    expect(settled.ms).toBeLessThan(BOUND_MS);
+    expect(codeOf(settled)).toBe(shaped.code);
+    expect(source.cancelled).toBe(true);
+    for (let turns = 0; fetch.calls.length < 5 && turns < 100; turns++) await delay(2);
+    const [request, cancelled] = fetch.calls.slice(3).map((call) => JSON.parse(String(call.body)) as { id?: unknown; method: string; params?: unknown });
+    expect(cancelled).toStrictEqual({
+      jsonrpc: '2.0',
+      method: 'notifications/cancelled',
+      params: { requestId: request?.id, reason: shaped.code === 'timeout' ? 'timed out' : 'aborted by the client' },
+    });
   });
 
   test("the DELETE of close(), under the transport's signal: ended within the bound, onclose called", async () => {

@@ -1,15 +1,16 @@
 // The AI SDK's MCP client (`createMCPClient` from @ai-sdk/mcp) over AnswerTransport, beside the
 // same client over the AI SDK's own HTTP transport, against every era server: the v2 SDK server
 // stateless 2026-07-28 only, both eras, and legacy only with sessions, then mcp-handler and tmcp.
-// Each case runs on both transports and must come out the same, and as pinned here.
+// Each case runs on both transports and must come out the same, and as pinned here. Then what
+// the client meets at its probe: a 2025 server's bare refusal, and a 2026 server's slow answer.
 import { createMCPClient, type MCPClient, type MCPTransport } from '@ai-sdk/mcp';
-import { Client } from '@modelcontextprotocol/client';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { AnswerTransport, type TransportMessage } from '../src/index.js';
+import { AnswerTransport, isAnswerError, type TransportMessage } from '../src/index.js';
 import { readFileSync } from 'node:fs';
 import { connectAiSdk } from './helpers/ai-sdk-recipes.js';
 import { eventually } from './helpers/mcp-server.js';
-import { ERA_SERVERS, PROGRESS_LOG, startEraServers, startSdkServer, type EraRequest, type RunningEraServer } from './helpers/era-servers.js';
+import { ERA_SERVERS, PROGRESS_LOG, startSdkServer, type EraRequest, type RunningEraServer } from './helpers/era-servers.js';
 
 const MODERN = '2026-07-28';
 const MiB = 1024 * 1024;
@@ -38,12 +39,16 @@ interface Connected {
   readonly transport: AnswerTransport | undefined;
   /** Every message the AnswerTransport handed the client, in order. */
   readonly delivered: TransportMessage[];
+  /** What the client reported to `onUncaughtError`, over either transport. */
+  readonly uncaught: unknown[];
 }
 
 async function connect(server: RunningEraServer, kind: TransportKind): Promise<Connected> {
-  if (kind === 'own') return { client: await createMCPClient({ transport: { type: 'http', url: server.url } }), transport: undefined, delivered: [] };
+  const uncaught: unknown[] = [];
+  const onUncaughtError = (error: unknown): void => void uncaught.push(error);
+  if (kind === 'own') return { client: await createMCPClient({ transport: { type: 'http', url: server.url }, onUncaughtError }), transport: undefined, delivered: [], uncaught };
   const transport = new AnswerTransport(server.url);
-  const client = await createMCPClient({ transport: asTransport(transport) });
+  const client = await createMCPClient({ transport: asTransport(transport), onUncaughtError });
   // Watched after the client set its handler: every message still reaches the client.
   const delivered: TransportMessage[] = [];
   const handler = transport.onmessage;
@@ -51,7 +56,27 @@ async function connect(server: RunningEraServer, kind: TransportKind): Promise<C
     delivered.push(message);
     handler?.(message);
   };
-  return { client, transport, delivered };
+  return { client, transport, delivered, uncaught };
+}
+
+/** The transport for `createMCPClient`: the AI SDK's own over `fetch`, or an AnswerTransport over it. */
+function transportOf(kind: TransportKind, url: string, fetch: typeof globalThis.fetch): Parameters<typeof createMCPClient>[0]['transport'] {
+  return kind === 'own' ? { type: 'http', url, fetch } : new AnswerTransport(url, { fetch });
+}
+
+/** Whether a fetch carries a `server/discover` request. */
+function isProbe(init: RequestInit | undefined): boolean {
+  return typeof init?.body === 'string' && (JSON.parse(init.body) as { method?: unknown }).method === 'server/discover';
+}
+
+/** The milliseconds from `started` until `check()` first holds, polled every 5 ms; rejects after `ms`. */
+async function timeUntil(check: () => boolean, started: number, ms: number): Promise<number> {
+  const until = performance.now() + ms;
+  while (!check()) {
+    if (performance.now() > until) throw new Error('the condition did not hold in time');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  return performance.now() - started;
 }
 
 function posts(requests: readonly EraRequest[]): string[] {
@@ -67,7 +92,7 @@ describe.each(ERA_SERVERS.map((kind) => kind.name))('createMCPClient against %s'
   const negotiated = NEGOTIATED[name]!;
   const modern = negotiated.version === MODERN;
   beforeAll(async () => {
-    server = (await startEraServers()).find((started) => started.name === name)!;
+    server = await ERA_SERVERS.find((kind) => kind.name === name)!.start();
   });
   afterAll(async () => {
     await server.stop();
@@ -102,14 +127,26 @@ describe.each(ERA_SERVERS.map((kind) => kind.name))('createMCPClient against %s'
     }
   });
 
-  test.each(TRANSPORTS)('over the %s transport: a tool that logs and reports progress before its result', async (kind) => {
-    const { client, delivered } = await connect(server, kind);
+  // The AI SDK's client sends no progressToken (it has no progress callback), so no server sends
+  // it progress notifications; what can be seen is the log message before the result. The client
+  // handles no notification: it reports each one to onUncaughtError as an unsupported message.
+  test.each(TRANSPORTS)("over the %s transport: a tool's log message reaches the client before its result; the call carries no progressToken", async (kind) => {
+    const { client, delivered, uncaught } = await connect(server, kind);
     try {
+      const from = server.requests.length;
+      const uncaughtBefore = uncaught.length;
       expect(textOf(await client.callTool({ name: 'progress', arguments: { steps: 3 } }))).toBe('done');
+      const call = server.requests.slice(from).find((request) => request.rpcMethod === 'tools/call')!;
+      expect((call.body as { params: { _meta?: Record<string, unknown> } }).params._meta?.['progressToken']).toBeUndefined();
+      // Over both transports, the client received the log message, and no other notification.
+      // (Its own transport also reports its own failures there, such as a refused GET stream.)
+      const unsupported = uncaught.slice(uncaughtBefore).filter((error) => (error as Error).message === 'Unsupported message type');
+      expect(unsupported).toHaveLength(negotiated.logs ? 1 : 0);
       if (kind === 'answer') {
         // What the server sent on the call's stream reached the client, the result last.
         const logs = delivered.filter((message) => message.method === 'notifications/message').map((message) => (message.params as { data: unknown }).data);
         expect(logs).toEqual(negotiated.logs ? [PROGRESS_LOG] : []);
+        expect(delivered.filter((message) => message.method === 'notifications/progress')).toEqual([]);
         expect(delivered.at(-1)?.result).toBeDefined();
       }
     } finally {
@@ -131,19 +168,26 @@ describe.each(ERA_SERVERS.map((kind) => kind.name))('createMCPClient against %s'
     try {
       const from = server.requests.length;
       const cancelledBefore = server.cancelled('never');
+      const timeout = 500;
       const started = performance.now();
-      const error = await client.callTool({ name: 'never', arguments: {}, options: { timeout: 500 } }).then(
+      // Watched from the start, so that the time the server saw the stream close is measured
+      // against the client's timeout, not against when the rejection was seen.
+      const closed = timeUntil(() => server.requests.slice(from).some((request) => request.rpcMethod === 'tools/call' && request.closedEarly), started, 2000);
+      closed.catch(() => undefined); // awaited below; not an unhandled rejection if an assertion fails first
+      const error = await client.callTool({ name: 'never', arguments: {}, options: { timeout } }).then(
         () => undefined,
         (thrown: unknown) => thrown,
       );
       const rejectedAfter = performance.now() - started;
-      expect((error as Error).message).toBe('Request timed out after 500ms');
-      expect(rejectedAfter).toBeGreaterThanOrEqual(490);
+      expect((error as Error).message).toBe(`Request timed out after ${timeout}ms`);
+      expect(rejectedAfter).toBeGreaterThanOrEqual(timeout - 10);
       expect(rejectedAfter).toBeLessThan(1000);
-      // Both transports close the call's stream at the timeout, in either era; in 2026-07-28 that
-      // is the cancellation, and the tool's handler sees it.
-      const call = server.requests.slice(from).find((request) => request.rpcMethod === 'tools/call')!;
-      await eventually(() => call.closedEarly, 300);
+      // Both transports close the call's stream at the timeout, in either era — not before it,
+      // and not at the end of a call that would never come; in 2026-07-28 that is the
+      // cancellation, and the tool's handler sees it.
+      const closedAfter = await closed;
+      expect(closedAfter).toBeGreaterThanOrEqual(timeout - 10);
+      expect(closedAfter).toBeLessThan(timeout + 150);
       if (modern) await eventually(() => server.cancelled('never') === cancelledBefore + 1, 300);
     } finally {
       await client.close();
@@ -173,7 +217,18 @@ describe.each(ERA_SERVERS.map((kind) => kind.name))('createMCPClient against %s'
   });
 });
 
-describe('a 2025 server that refuses the probe with a bare 404', () => {
+/**
+ * A 2025 server's refusal of `server/discover` with no JSON-RPC body, and what the v2 SDK Client
+ * does with it over its own transport: it falls back on a 4xx, and stops at a 403 or a 5xx.
+ */
+const BARE_REFUSALS = [
+  { status: 404, v2Own: 'falls back' },
+  { status: 403, v2Own: 'stops' },
+  { status: 500, v2Own: 'stops' },
+  { status: 503, v2Own: 'stops' },
+] as const;
+
+describe('a 2025 server that refuses the probe with a bare 404, 403 or 5xx', () => {
   let server: RunningEraServer;
   beforeAll(async () => {
     server = await startSdkServer('stateful');
@@ -182,30 +237,106 @@ describe('a 2025 server that refuses the probe with a bare 404', () => {
     await server.stop();
   });
 
-  /** The server's fetch, with its `server/discover` answered 404 in plain text, as a server that has no such route. */
-  const bare = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
-    if (typeof init?.body === 'string' && (JSON.parse(init.body) as { method?: unknown }).method === 'server/discover') {
-      return new Response('Not Found', { status: 404, headers: { 'content-type': 'text/plain' } });
-    }
-    return fetch(input, init);
-  };
+  /** The server's fetch, with its `server/discover` answered `status` in plain text, as a server (or a gateway before it) that has no such route. */
+  const bare =
+    (status: number, refused: { count: number }) =>
+    async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+      if (!isProbe(init)) return fetch(input, init);
+      refused.count += 1;
+      return new Response('no such method', { status, headers: { 'content-type': 'text/plain' } });
+    };
 
-  test.each(TRANSPORTS)('the AI SDK client over the %s transport falls back to initialize and connects', async (kind) => {
-    const transport: Parameters<typeof createMCPClient>[0]['transport'] = kind === 'own' ? { type: 'http', url: server.url, fetch: bare } : new AnswerTransport(server.url, { fetch: bare });
-    const client = await createMCPClient({ transport });
+  const cases = BARE_REFUSALS.flatMap(({ status }) => TRANSPORTS.map((kind) => [status, kind] as const));
+  test.each(cases)('HTTP %i: the AI SDK client over the %s transport falls back to initialize and connects', async (status, kind) => {
+    const refused = { count: 0 };
+    const from = server.requests.length;
+    const client = await createMCPClient({ transport: transportOf(kind, server.url, bare(status, refused)) });
     try {
       expect(client.initializeResult.protocolVersion).toBe('2025-11-25');
+      expect(refused.count).toBe(1);
+      expect(posts(server.requests.slice(from))).toEqual(['initialize 200', 'notifications/initialized 202']);
       expect(textOf(await client.callTool({ name: 'echo', arguments: { text: 'hi' } }))).toBe('hi');
     } finally {
       await client.close();
     }
   });
 
-  test("the v2 SDK Client ('auto') over AnswerTransport falls back to initialize and connects", async () => {
-    const client = new Client({ name: 'bare-404', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
+  // The transport does not know its client: the in-band error that makes the AI SDK's client fall
+  // back makes the v2 Client fall back too, also where over its own transport it stops.
+  test.each(BARE_REFUSALS.map(({ status, v2Own }) => [status, v2Own] as const))("HTTP %i: the v2 SDK Client ('auto') over AnswerTransport falls back to initialize and connects; over its own transport it %s", async (status, v2Own) => {
+    for (const kind of TRANSPORTS) {
+      const refused = { count: 0 };
+      const client = new Client({ name: `bare-${status}`, version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
+      const transport = kind === 'own' ? new StreamableHTTPClientTransport(new URL(server.url), { fetch: bare(status, refused) }) : new AnswerTransport(server.url, { fetch: bare(status, refused) });
+      try {
+        const connected = await client.connect(transport).then(
+          () => 'falls back',
+          (error: unknown) => (error as Error).message,
+        );
+        expect(refused.count).toBe(1);
+        if (kind === 'answer' || v2Own === 'falls back') {
+          expect(connected).toBe('falls back');
+          expect(client.getNegotiatedProtocolVersion()).toBe('2025-11-25');
+        } else {
+          expect(connected).toContain(`HTTP ${status}`);
+        }
+      } finally {
+        await client.close();
+      }
+    }
+  });
+
+  test.each(TRANSPORTS)('HTTP 401 to every request: the AI SDK client over the %s transport fails to connect with that 401', async (kind) => {
+    const sent: string[] = [];
+    const unauthorized = async (_input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+      sent.push(isProbe(init) ? 'server/discover' : (JSON.parse(String(init?.body)) as { method: string }).method);
+      return new Response('who are you?', { status: 401, headers: { 'content-type': 'text/plain', 'www-authenticate': 'Bearer error="invalid_token"' } });
+    };
+    const error = await createMCPClient({ transport: transportOf(kind, server.url, unauthorized) }).then(
+      () => undefined,
+      (thrown: unknown) => thrown,
+    );
+    if (kind === 'own') {
+      // Its own transport reads the 401 as "not 2026-07-28", and meets it again at initialize.
+      expect((error as { statusCode?: unknown }).statusCode).toBe(401);
+      expect(sent).toEqual(['server/discover', 'initialize']);
+    } else {
+      // AnswerTransport stops at the probe's 401, a credential to fix, with its challenge.
+      expect(isAnswerError(error) && [error.code, error.detail.status, error.detail.challenge?.error]).toEqual(['http_status', 401, 'invalid_token']);
+      expect(sent).toEqual(['server/discover']);
+    }
+  });
+});
+
+describe("a 2026-07-28 server whose server/discover answer takes longer than the AI SDK's 1 s probe timeout", () => {
+  let server: RunningEraServer;
+  beforeAll(async () => {
+    server = await startSdkServer('both');
+  });
+  afterAll(async () => {
+    await server.stop();
+  });
+
+  /** The AI SDK's `DEFAULT_PROTOCOL_DISCOVERY_TIMEOUT`, which applies only to a transport that does not wait. */
+  const PROBE_TIMEOUT = 1000;
+  /** The server's fetch, with its answer to `server/discover` held back past that timeout. */
+  const slow = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+    if (isProbe(init)) await new Promise((resolve) => setTimeout(resolve, PROBE_TIMEOUT + 500));
+    return fetch(input, init);
+  };
+
+  // Both transports set waitsForProtocolVersionDiscovery, so the client waits for the answer; a
+  // transport that did not would have the probe timed out at 1 s and the client fall back to a
+  // 2025 session with this server, which speaks both eras.
+  test.each(TRANSPORTS)('the AI SDK client over the %s transport waits for it and negotiates 2026-07-28', async (kind) => {
+    const from = server.requests.length;
+    const started = performance.now();
+    const client = await createMCPClient({ transport: transportOf(kind, server.url, slow) });
     try {
-      await client.connect(new AnswerTransport(server.url, { fetch: bare }));
-      expect(client.getNegotiatedProtocolVersion()).toBe('2025-11-25');
+      expect(client.initializeResult.protocolVersion).toBe(MODERN);
+      expect(posts(server.requests.slice(from))).toEqual(['server/discover 200']);
+      // The answer really came after the probe timeout.
+      expect(performance.now() - started).toBeGreaterThanOrEqual(PROBE_TIMEOUT + 490);
     } finally {
       await client.close();
     }

@@ -29,6 +29,7 @@ import { answerError, rejection } from './helpers/bodies.js';
 import { startAuthServers, type AuthServers } from './helpers/auth-servers.js';
 import { connectWithElicitation, connectWithToken, type Question } from './helpers/client-recipes.js';
 import { ELICIT_KEY, ERA_SERVERS, ERA_TOOL_NAMES, PROGRESS_LOG, type RunningEraServer } from './helpers/era-servers.js';
+import type { RecordedRequest } from './helpers/era-http.js';
 import { eventually, SERVER_MODES, startMcpServer, type McpServerOptions, type RunningMcpServer } from './helpers/mcp-server.js';
 
 const MODERN = '2026-07-28';
@@ -41,12 +42,7 @@ const PROMPT_MS = 1000;
 // The servers, as one shape
 
 /** One request as a server saw it: what both server helpers record. */
-interface Seen {
-  readonly method: string;
-  readonly rpcMethod: string | undefined;
-  readonly headers: Record<string, string | string[] | undefined>;
-  readonly body: unknown;
-  readonly status: number | undefined;
+interface Seen extends RecordedRequest {
   readonly closedEarly: boolean;
 }
 

@@ -312,27 +312,23 @@ describe('a 400 with a JSON-RPC error response is the answer (the v2 Client read
   });
 });
 
-describe('server/discover refused with another 4xx and no JSON-RPC error: a server without 2026-07-28, said in-band', () => {
+describe('server/discover refused with a 4xx or 5xx but 401: said in-band, so the client falls back to initialize', () => {
   const probe = { jsonrpc: '2.0', id: 3, method: 'server/discover', params: { _meta: MODERN_META } };
 
-  test.each([404, 405, 406, 415, 422, 429])('HTTP %i: a -32601 error for the probe, its status in data; the send resolves', async (status) => {
-    const { fetch } = recording(() => new Response('Not Found', { status, headers: { 'content-type': 'text/plain' } }));
+  test.each([403, 404, 405, 406, 407, 415, 422, 429, 500, 502, 503, 504])('HTTP %i without a JSON-RPC error: a -32601 error for the probe, its status in data; the send resolves', async (status) => {
+    const { fetch } = recording(() => new Response('no', { status, headers: { 'content-type': 'text/plain' } }));
     const transport = new AnswerTransport('http://x.test/mcp', { fetch });
     const received: TransportMessage[] = [];
     transport.onmessage = (message) => received.push(message);
     await transport.send(probe);
     expect(received).toEqual([
-      {
-        jsonrpc: '2.0',
-        id: 3,
-        error: { code: -32601, message: `server/discover was refused with HTTP ${status} and no JSON-RPC error: the server does not speak 2026-07-28`, data: { httpStatus: status } },
-      },
+      { jsonrpc: '2.0', id: 3, error: { code: -32601, message: `server/discover was refused with HTTP ${status} and no JSON-RPC error`, data: { httpStatus: status } } },
     ]);
   });
 
-  test('a 404 that carries a JSON-RPC error: that error, as the server sent it', async () => {
+  test.each([404, 403, 503])('HTTP %i that carries a JSON-RPC error: that error, as the server sent it', async (status) => {
     const body = { jsonrpc: '2.0', id: 3, error: { code: -32022, message: 'Unsupported protocol version', data: { supported: ['2026-07-28'] } } };
-    const { fetch } = recording(() => jsonResponse([JSON.stringify(body)], { status: 404 }).response);
+    const { fetch } = recording(() => jsonResponse([JSON.stringify(body)], { status }).response);
     const transport = new AnswerTransport('http://x.test/mcp', { fetch });
     const received: TransportMessage[] = [];
     transport.onmessage = (message) => received.push(message);
@@ -340,15 +336,49 @@ describe('server/discover refused with another 4xx and no JSON-RPC error: a serv
     expect(received).toEqual([body]);
   });
 
-  test('401, 403, a 5xx, or any other request than the probe: the send rejects with http_status, nothing delivered', async () => {
-    for (const [status, message] of [[401, probe], [403, probe], [500, probe], [503, probe], [404, { jsonrpc: '2.0', id: 4, method: 'tools/list' }]] as const) {
-      const { fetch } = recording(() => new Response('no', { status, headers: { 'content-type': 'text/plain' } }));
+  test('401, a redirect not followed, or any other request than the probe: the send rejects with http_status, nothing delivered', async () => {
+    const cases = [
+      [401, probe, {}],
+      [307, probe, { location: 'https://elsewhere.test/mcp' }],
+      [404, { jsonrpc: '2.0', id: 4, method: 'tools/list' }, {}],
+      [503, { jsonrpc: '2.0', id: 4, method: 'tools/list' }, {}],
+    ] as const;
+    for (const [status, message, headers] of cases) {
+      const { fetch } = recording(() => new Response('no', { status, headers: { 'content-type': 'text/plain', ...headers } }));
       const transport = new AnswerTransport('http://x.test/mcp', { fetch });
       const received: TransportMessage[] = [];
       transport.onmessage = (delivered) => received.push(delivered);
       const error = await rejection(transport.send(message));
       expect(isAnswerError(error) && [error.code, error.detail.status]).toEqual(['http_status', status]);
       expect(received).toEqual([]);
+    }
+  });
+
+  test("a 401 to the probe goes through the authProvider first: answered after its retry, or rejected when the retry's 401 remains", async () => {
+    for (const [retry, outcome] of [
+      [200, 'answered'],
+      [401, 'rejected'],
+      [403, 'in-band'],
+    ] as const) {
+      const { fetch, sent } = recording((request) => {
+        if (sent.length === 1) return new Response('who?', { status: 401, headers: { 'www-authenticate': 'Bearer error="invalid_token"' } });
+        return retry === 200 ? answerTo(request) : new Response('no', { status: retry, headers: { 'www-authenticate': 'Bearer error="invalid_token"' } });
+      });
+      let unauthorized = 0;
+      const transport = new AnswerTransport('http://x.test/mcp', {
+        fetch,
+        authProvider: { token: async () => `token-${unauthorized}`, onUnauthorized: async () => void (unauthorized += 1) },
+      });
+      const received: TransportMessage[] = [];
+      transport.onmessage = (message) => received.push(message);
+      const error = await transport.send(probe).then(() => undefined, (thrown: unknown) => thrown);
+      expect([unauthorized, sent.map((request) => request.headers.get('authorization'))]).toEqual([1, ['Bearer token-0', 'Bearer token-1']]);
+      if (outcome === 'answered') expect([error, received]).toEqual([undefined, [{ jsonrpc: '2.0', id: 3, result: { ok: true } }]]);
+      if (outcome === 'in-band') expect([error, received.map((message) => (message.error as { data: unknown }).data)]).toEqual([undefined, [{ httpStatus: 403 }]]);
+      if (outcome === 'rejected') {
+        expect(isAnswerError(error) && [error.code, error.detail.status, error.detail.challenge?.error]).toEqual(['http_status', 401, 'invalid_token']);
+        expect(received).toEqual([]);
+      }
     }
   });
 });

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { EXIT_CODES } from '../src/cli/exit-codes.js';
 import { decodeMcpHeaderValue } from '../src/index.js';
 import { startEraServers } from './helpers/era-servers.js';
+import type { RecordedRequest } from './helpers/era-http.js';
 import { startMcpServer } from './helpers/mcp-server.js';
 import { runCli, type CliRun } from './helpers/run-cli.js';
 
@@ -18,13 +19,7 @@ vi.setConfig({ testTimeout: 30_000 });
 const run = (args: readonly string[]): Promise<CliRun> => runCli(args);
 
 /** One request as a server saw it: what every server helper records. */
-interface Seen {
-  readonly method: string;
-  readonly rpcMethod: string | undefined;
-  readonly headers: Record<string, string | string[] | undefined>;
-  readonly body: unknown;
-  readonly status: number | undefined;
-}
+type Seen = RecordedRequest;
 
 /** What each server is known to do, written down from the libraries' documented behaviour. */
 interface Expected {

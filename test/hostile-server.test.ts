@@ -16,7 +16,7 @@
 //   with no raw C1 control, DEL, bidi control or line separator (JSON escapes C0 itself), parsing
 //   back to what the server sent.
 import { beforeAll, describe, expect, test, vi } from 'vitest';
-import { EXIT_CODES } from '../src/cli/exit-codes.js';
+import { EXIT_CODES, EXIT_USAGE } from '../src/cli/exit-codes.js';
 import { AnswerClient, AnswerTransport, isAnswerError, postJsonRpc, type AnswerClientOptions, type AnswerErrorCode, type ExchangeOptions } from '../src/index.js';
 import { jsonReply, scriptedFetch, sseReply, startHostileServer, type Handler, type Reply, type SeenRequest } from './helpers/hostile-servers.js';
 import { runHostileCli as runCli } from './helpers/hostile-cli.js';
@@ -103,6 +103,32 @@ function outputProblems(run: CliRun, shows: string | undefined): string[] {
     }
   }
   if (shows !== undefined && !(run.stderr + run.stdout).includes(shows)) problems.push(`the output does not show ${JSON.stringify(shows)}: ${short(run.stderr)}`);
+  return problems;
+}
+
+/** The most characters a string of an error's detail may have: 2,048 of the server's, each escaped to at most 6, and an ellipsis. */
+const DETAIL_BOUND = 2048 * 6 + 1;
+
+/**
+ * What is wrong with an error's detail (empty: nothing): a string of the server's text, but for
+ * `answer` (the server's JSON, as parsed), longer than DETAIL_BOUND or with a raw unsafe character.
+ */
+function detailProblems(detail: unknown): string[] {
+  const problems: string[] = [];
+  const visit = (value: unknown, path: string): void => {
+    if (typeof value === 'string') {
+      if (value.length > DETAIL_BOUND) problems.push(`${path}: ${value.length} characters, over ${DETAIL_BOUND}`);
+      const raw = firstRaw(value, RAW_UNSAFE);
+      if (raw !== undefined) problems.push(`${path}: ${raw}`);
+    } else if (typeof value === 'object' && value !== null) {
+      for (const [key, inner] of Object.entries(value)) {
+        if (path === 'detail' && key === 'answer') continue;
+        visit(key, `${path} key`);
+        visit(inner, `${path}.${key}`);
+      }
+    }
+  };
+  visit(detail, 'detail');
   return problems;
 }
 
@@ -270,12 +296,13 @@ async function failedPing(api: Api, url: string, options: ExchangeOptions): Prom
 const exchangeCases = EXCHANGE_SITES.flatMap((site) => VALUES.filter((hostile) => site.holds?.(hostile.value) ?? true).map((hostile) => [`${site.name}, ${hostile.name}`, site, hostile] as const));
 
 describe.each(APIS)('rule 1, %s: every site an exchange quotes, fed 1 MiB and terminal controls', (api) => {
-  test.each(exchangeCases)('%s: a bounded, escaped message', async (_name, site, hostile) => {
+  test.each(exchangeCases)('%s: a bounded, escaped message and detail', async (_name, site, hostile) => {
     // A body carries anything over a real connection; a reason phrase or a header this long or with CR/ESC only through a scripted fetch.
     await withServer((request) => site.reply(hostile.value, idOf(request)), site.carrier === 'body', async (served) => {
       const error = answerErrorOf(await failedPing(api, served.url, { ...served.options, resume: false }));
       expect(error.code).toBe(site.code);
       expect(messageProblems(error.message, hostile.shows)).toEqual([]);
+      expect(detailProblems(error.detail)).toEqual([]);
     });
   });
 });
@@ -295,6 +322,7 @@ describe('rule 1 over a real connection: what Node\'s fetch delivers of a hostil
       const error = answerErrorOf(await failedPing('postJsonRpc', served.url, { resume: false }));
       expect(error.code).toBe(site.code);
       expect(messageProblems(error.message, hostile.shows)).toEqual([]);
+      expect(detailProblems(error.detail)).toEqual([]);
     });
   });
 });
@@ -756,6 +784,27 @@ describe.concurrent('rule 2, the CLI: --bearer-token-env\'s token is nowhere in 
     });
   });
 
+  test.for(REFLECT_SITES)('--header X-Api-Key with --secret-header X-Api-Key, reflected in $name: call and probe', async (site, { expect }) => {
+    const handler: Handler = (request) => (request.method === 'GET' ? { status: 405 } : request.method === 'DELETE' ? { status: 200 } : site.reply(secretIn(request), idOf(request), request));
+    await withServer(handler, true, async (served) => {
+      for (const args of [callArgs(served.url), ['probe', served.url]]) {
+        const run = await runCli([...args, '--header', `X-Api-Key: ${TOKEN}`, '--secret-header', 'x-api-key']);
+        expect(run.code, `${args[0]}: ${short(run.stderr)}`).toBeGreaterThan(1);
+        expect(cliLeaks(run), args[0]).toEqual([]);
+      }
+      expect(served.requests.every((request) => secretIn(request) === TOKEN)).toBe(true);
+    });
+  });
+
+  test('--secret-header naming no --header given is bad usage, before anything is sent', async ({ expect }) => {
+    await withServer(mcpServer({}), true, async (served) => {
+      const run = await runCli([...callArgs(served.url), '--header', 'X-Api-Key: k', '--secret-header', 'X-Api-Kee']);
+      expect(run.code).toBe(EXIT_USAGE);
+      expect(run.stderr).toMatch(/--secret-header "X-Api-Kee" names no --header given/);
+      expect(served.requests).toEqual([]);
+    });
+  });
+
   test.for([
     ['HeaderMismatch with HTTP 400', (secret: string, id: Id) => jsonReply(400, { jsonrpc: '2.0', id, error: { code: -32020, message: `header ${secret} mismatch` } }), 0],
     ['UnsupportedProtocolVersion listing it (HTTP 200)', (secret: string, id: Id) => jsonReply(200, { jsonrpc: '2.0', id, error: { code: -32022, message: 'unsupported', data: { supported: [secret, '2027-01-01'] } } }), 0],
@@ -902,6 +951,32 @@ describe.concurrent('rule 5: a broken initialize leaves no session open', () => 
       );
       expect(answerErrorOf(thrown).code).toBe('negotiation_failed');
       expect(endedSession(served.requests.slice(before)), `AnswerClient: ${served.whats().slice(before).join(', ')}`).toBe(true);
+    });
+  });
+
+  test("an initialize sent with no handshake (call --no-initialize, AnswerClient handshake: false): the session it issued gets a DELETE", async ({ expect }) => {
+    await withServer(mcpServer({}), true, async (served) => {
+      const params = JSON.stringify({ protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'hostile-test', version: '1' } });
+      const run = await runCli(['call', served.url, 'initialize', params, '--no-initialize']);
+      expect(run.code, short(run.stderr)).toBe(0);
+      expect(endedSession(served.requests), `call: ${served.whats().join(', ')}`).toBe(true);
+      const before = served.requests.length;
+      const client = await AnswerClient.connect(served.url, { handshake: false });
+      await client.request('initialize', JSON.parse(params) as Record<string, unknown> as never);
+      await client.close();
+      expect(endedSession(served.requests.slice(before)), `AnswerClient: ${served.whats().slice(before).join(', ')}`).toBe(true);
+    });
+  });
+
+  test("a connect the caller aborts while initialize's body is read: it fails at once, and the session still gets a DELETE", async ({ expect }) => {
+    const endless = (): Reply => ({ status: 200, headers: { 'content-type': 'text/event-stream', 'mcp-session-id': SESSION }, body: ': open\n\n', holds: true });
+    await withServer(mcpServer({ initialize: endless }), true, async (served) => {
+      const thrown = await AnswerClient.connect(served.url, { versionNegotiation: 'legacy', signal: AbortSignal.timeout(100) }).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(answerErrorOf(thrown).code).toMatch(/^(aborted|timeout)$/);
+      await expect.poll(() => endedSession(served.requests), { timeout: 2000 }).toBe(true);
     });
   });
 

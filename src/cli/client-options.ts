@@ -1,11 +1,15 @@
 /**
  * What every request of one CLI command shares — the endpoint and the `AnswerClient` options its
- * flags give: `--header`, `--timeout` (each exchange's deadline), `--max-bytes`,
- * `--bearer-token-env`, and the CLI's own name in its client info.
+ * flags give: `--header`, `--secret-header`, `--timeout` (each exchange's deadline),
+ * `--max-bytes`, `--bearer-token-env`, and the CLI's own name in its client info. The token and
+ * the secret headers are registered never to be printed, whatever a server echoes back.
  * @module
  */
 
-import type { AnswerClientOptions, FetchFunction } from '../index.js';
+import type { AnswerClientOptions } from '../index.js';
+import { bearerTokenFromEnv } from './bearer-token.js';
+import { parseHeaders, parseMaxBytes, parseSecretHeaders, parseTimeout } from './options.js';
+import { neverPrint } from './output.js';
 
 /** The endpoint, and the options of the client a command connects. */
 export interface ClientSettings {
@@ -13,15 +17,39 @@ export interface ClientSettings {
   readonly options: AnswerClientOptions;
 }
 
-/** The options of a client with these flags. */
-export function clientOptions(flags: {
-  readonly headers: Headers;
-  readonly timeoutMs: number | undefined;
-  readonly maxBytes: number | undefined;
-  readonly authProvider: AnswerClientOptions['authProvider'];
-  readonly clientVersion: string;
-  readonly fetch?: FetchFunction | undefined;
-}): AnswerClientOptions {
-  const { headers, timeoutMs, maxBytes, authProvider, clientVersion, fetch } = flags;
-  return { headers, timeoutMs, maxBytes, authProvider, fetch, clientInfo: { name: 'sse-answer', version: clientVersion } };
+/** A flag as `node:util`'s `parseArgs` takes it. */
+export type OptionSpec = Record<string, { type: 'string' | 'boolean'; multiple?: boolean }>;
+
+/** The flags `call` and `probe` share, which {@link clientSettings} reads. */
+export const EXCHANGE_OPTIONS: OptionSpec = {
+  header: { type: 'string', multiple: true },
+  timeout: { type: 'string' },
+  'max-bytes': { type: 'string' },
+  'bearer-token-env': { type: 'string' },
+  'secret-header': { type: 'string', multiple: true },
+};
+
+/** The credentials a header carries whatever the flags say: each is secret, whole and after its scheme. */
+const CREDENTIAL_HEADERS = ['authorization', 'proxy-authorization', 'cookie'];
+
+/** The settings of a command whose parsed flags are `values`, for the endpoint `url`. */
+export function clientSettings(values: Record<string, unknown>, url: URL, clientVersion: string): ClientSettings {
+  const headers = parseHeaders(values['header'] as string[] | undefined);
+  const secretHeaders = parseSecretHeaders(values['secret-header'] as string[] | undefined, headers);
+  const bearer = bearerTokenFromEnv(values['bearer-token-env'] as string | undefined, headers);
+  const credentials = CREDENTIAL_HEADERS.flatMap((name) => {
+    const value = headers.get(name);
+    return value === null ? [] : [value, value.slice(value.indexOf(' ') + 1)];
+  });
+  const marked = secretHeaders.flatMap((name) => headers.get(name) ?? []);
+  neverPrint([...credentials, ...marked, ...(bearer === undefined ? [] : [bearer.token])]);
+  const options: AnswerClientOptions = {
+    headers,
+    secretHeaders,
+    authProvider: bearer?.authProvider,
+    timeoutMs: parseTimeout(values['timeout'] as string | undefined),
+    maxBytes: parseMaxBytes(values['max-bytes'] as string | undefined),
+    clientInfo: { name: 'sse-answer', version: clientVersion },
+  };
+  return { url, options };
 }

@@ -23,6 +23,7 @@ Usage:
       (default 16 MiB, as read's) it stops with budget_exceeded.
   sse-answer call URL METHOD [PARAMS_JSON] [--header K:V]... [--timeout MS] [--max-bytes N]
                   [--protocol-version V] [--no-initialize] [--bearer-token-env NAME]
+                  [--secret-header NAME]...
       Sends one request and prints its answer (the whole JSON-RPC response). The era is
       negotiated as MCP 2026-07-28 says: server/discover first; a modern server is spoken
       to in 2026-07-28 (every request carries _meta and the Mcp-* headers, no session; a
@@ -34,9 +35,11 @@ Usage:
       in V). --no-initialize sends the request alone (2025 era unless V is modern).
       --timeout is the deadline of each exchange (default 30000 ms).
       --bearer-token-env NAME sends Authorization: Bearer with the token in the environment
-      variable NAME (never on the command line; never printed).
+      variable NAME (never on the command line; never printed). --secret-header NAME marks
+      the --header NAME as secret: its value is never printed, nor quoted back from the
+      server (Authorization, Proxy-Authorization and Cookie always are).
   sse-answer probe URL [--header K:V]... [--timeout MS] [--max-bytes N]
-                   [--bearer-token-env NAME]
+                   [--bearer-token-env NAME] [--secret-header NAME]...
       One JSON object on stdout: the era call would speak and its version, the versions
       the server supports, its serverInfo and capabilities, whether it answers in JSON or
       an event stream, and in the 2025 era whether it issues sessions, primes streams for

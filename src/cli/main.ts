@@ -9,15 +9,14 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { isAnswerError } from '../index.js';
 import { AlsoFailed } from './also-failed.js';
-import { bearerTokenFromEnv } from './bearer-token.js';
 import { call } from './call.js';
-import { clientOptions, type ClientSettings } from './client-options.js';
+import { clientSettings, EXCHANGE_OPTIONS, type OptionSpec } from './client-options.js';
 import { events } from './events.js';
 import { exitCodeOf, EXIT_FAILED, EXIT_USAGE } from './exit-codes.js';
 import { helpText } from './help.js';
 import { inputFailure } from './input-failed.js';
-import { parseHeaders, parseMaxBytes, parseParams, parseProtocolVersion, parseRequestId, parseTimeout, parseUrl } from './options.js';
-import { neverPrint, printFailure, printJson } from './output.js';
+import { parseMaxBytes, parseParams, parseProtocolVersion, parseRequestId, parseUrl } from './options.js';
+import { printFailure, printJson } from './output.js';
 import { probe } from './probe.js';
 import { read } from './read.js';
 import { UsageError } from './usage-error.js';
@@ -97,7 +96,7 @@ async function run(argv: readonly string[]): Promise<void> {
       if (method === undefined) throw new UsageError('call needs a URL and a METHOD');
       if (extra.length > 0) throw new UsageError(`call takes URL METHOD [PARAMS_JSON], got an extra ${JSON.stringify(extra[0])}`);
       await call({
-        ...clientSettings(values, parseUrl(url, 'call needs a URL and a METHOD')),
+        ...clientSettings(values, parseUrl(url, 'call needs a URL and a METHOD'), version()),
         method,
         params: parseParams(params),
         pinned: parseProtocolVersion(values['protocol-version'] as string | undefined),
@@ -108,7 +107,7 @@ async function run(argv: readonly string[]): Promise<void> {
     case 'probe': {
       const { values, positionals } = parse(rest, EXCHANGE_OPTIONS);
       if (positionals.length > 1) throw new UsageError(`probe takes one URL, got an extra ${JSON.stringify(positionals[1])}`);
-      await probe(clientSettings(values, parseUrl(positionals[0], 'probe needs a URL')));
+      await probe(clientSettings(values, parseUrl(positionals[0], 'probe needs a URL'), version()));
       return;
     }
     case undefined:
@@ -116,39 +115,6 @@ async function run(argv: readonly string[]): Promise<void> {
     default:
       throw new UsageError(`unknown command ${JSON.stringify(command)}: read, events, call or probe`);
   }
-}
-
-type OptionSpec = Record<string, { type: 'string' | 'boolean'; multiple?: boolean }>;
-
-/** The options `call` and `probe` share, which {@link clientSettings} reads. */
-const EXCHANGE_OPTIONS: OptionSpec = {
-  header: { type: 'string', multiple: true },
-  timeout: { type: 'string' },
-  'max-bytes': { type: 'string' },
-  'bearer-token-env': { type: 'string' },
-};
-
-/**
- * The settings `call` and `probe` share: the endpoint, `--header`, `--timeout`, `--max-bytes`,
- * `--bearer-token-env`. The token and the secret headers are never printed, whatever a server
- * echoes back.
- */
-function clientSettings(values: Record<string, unknown>, url: URL): ClientSettings {
-  const headers = parseHeaders(values['header'] as string[] | undefined);
-  const bearer = bearerTokenFromEnv(values['bearer-token-env'] as string | undefined, headers);
-  const secret = ['authorization', 'proxy-authorization', 'cookie'].flatMap((name) => {
-    const value = headers.get(name);
-    return value === null ? [] : [value, value.slice(value.indexOf(' ') + 1)];
-  });
-  neverPrint([...secret, ...(bearer === undefined ? [] : [bearer.token])]);
-  const options = clientOptions({
-    headers,
-    authProvider: bearer?.authProvider,
-    timeoutMs: parseTimeout(values['timeout'] as string | undefined),
-    maxBytes: parseMaxBytes(values['max-bytes'] as string | undefined),
-    clientVersion: version(),
-  });
-  return { url, options };
 }
 
 /** Node's own parser, strict; its complaints become usage errors. */

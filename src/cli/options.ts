@@ -54,6 +54,25 @@ export function parseHeaders(texts: readonly string[] | undefined): Headers {
   return headers;
 }
 
+/**
+ * `--secret-header NAME`: headers whose values, like the credentials', are never printed nor
+ * quoted back from the server. Each must name a `--header` given: a name that sends nothing
+ * protects nothing, and is most likely a typo.
+ */
+export function parseSecretHeaders(names: readonly string[] | undefined, headers: Headers): string[] {
+  return (names ?? []).map((text) => {
+    const name = text.trim();
+    let given: boolean;
+    try {
+      given = headers.has(name);
+    } catch {
+      given = false; // not a header name at all
+    }
+    if (!given) throw new UsageError(`--secret-header ${quoteText(text)} names no --header given`);
+    return name.toLowerCase();
+  });
+}
+
 /** `PARAMS_JSON`: a JSON object or array, as JSON-RPC params must be. */
 export function parseParams(text: string | undefined): JsonValue | undefined {
   if (text === undefined) return undefined;

@@ -51,7 +51,15 @@ export function textLine(text: string): string {
   // Split and trimmed, not a whitespace regex: a run of blanks with no line break after it must not cost a scan a position.
   const joined = secrets.redact(text).split('\n').map((line) => line.trim()).join(' ');
   const escaped = joined.replace(UNSAFE_IN_TEXT, unicodeEscape);
-  return `sse-answer: ${escaped.length > MAX_LINE ? `${escaped.slice(0, MAX_LINE)}…` : escaped}\n`;
+  return `sse-answer: ${escaped.length > MAX_LINE ? `${escaped.slice(0, lineCut(escaped))}…` : escaped}\n`;
+}
+
+/** Where a line longer than MAX_LINE is cut: never inside a `\uXXXX` escape, nor a surrogate pair. */
+function lineCut(escaped: string): number {
+  let end = MAX_LINE;
+  const partial = /\\u[0-9a-f]{0,3}$/.exec(escaped.slice(end - 5, end));
+  if (partial !== null) end -= partial[0].length;
+  return (escaped.charCodeAt(end - 1) & 0xfc00) === 0xd800 ? end - 1 : end;
 }
 
 /** Writes one `sse-answer: …` line on stderr: a failure. */

@@ -11,8 +11,8 @@ import { invalid } from '../vocabulary/check-argument.js';
 import { answerError, nothingRead, stopped, type Failure } from '../vocabulary/failure.js';
 import type { JsonObject, JsonRpcMessage, JsonRpcRequestId, JsonRpcResponse } from '../vocabulary/json-rpc.js';
 import { objectOf } from './discover-outcome.js';
-import { endSession } from './end-session.js';
-import type { McpEra } from './era.js';
+import { endAbandonedSession, endSession } from './end-session.js';
+import { isProtocolVersion, type McpEra } from './era.js';
 import { checkExchangeOptions, checkSignal, type ExchangeOptions, type ExchangeSettings } from './exchange-options.js';
 import { noAnswer, planMessage, runExchange, type ExchangeOutcome } from './exchange.js';
 import {
@@ -260,13 +260,13 @@ export class AnswerClient {
     given?: string,
   ): Promise<{ readonly outcome: ExchangeOutcome; readonly id: JsonRpcRequestId }> {
     const id = given ?? this.#nextId++;
+    const message = requestMessage(id, method, params, this.era, this.protocolVersion, this.#identity);
     let headers: Headers | undefined;
     if (this.era === 'modern' && method === 'tools/call') {
-      const found = await this.#tools.headersFor(requestMessage(id, method, params, this.era, this.protocolVersion, this.#identity), signal);
+      const found = await this.#tools.headersFor(message, signal);
       if (found !== undefined && !(found instanceof Headers)) return { outcome: { kind: 'failed', failure: found, headers: undefined }, id };
       headers = found;
     }
-    const message = requestMessage(id, method, params, this.era, this.protocolVersion, this.#identity);
     const request = ownController(); // a 2025 server request's handler gives up with it
     try {
       const outcome = await runExchange(this.#url, this.#settings, this.#plan(message, headers), {
@@ -277,10 +277,29 @@ export class AnswerClient {
           if (asked !== undefined) void this.#reply(asked.id, asked.request, request.signal);
         },
       });
+      if (method === 'initialize') this.#keepSession(outcome);
       return { outcome, id };
     } finally {
       request.abort();
     }
+  }
+
+  /**
+   * The 2025 session id of an `initialize` the caller sent itself (with no handshake), when it is
+   * not the one held: held when the answer came, so that `close()` ends it, and any session it
+   * replaces is ended; ended at once when the exchange failed or the client closed. A session id
+   * that arrived is always ended. (A server assigns sessions at initialization; an id on another
+   * response is not one the client took, as with the SDKs' transports.)
+   */
+  #keepSession(outcome: ExchangeOutcome): void {
+    const issued = outcome.headers?.get('mcp-session-id') ?? undefined;
+    if (issued === undefined || issued === this.#sessionId) return;
+    let ended: string | undefined = issued;
+    if (outcome.kind === 'answered' && !this.#closed) {
+      ended = this.#sessionId;
+      this.#sessionId = issued;
+    }
+    if (ended !== undefined) void endAbandonedSession(this.#url, this.#settings, ended, this.protocolVersion).catch(() => undefined);
   }
 
   #plan(message: JsonObject, headers: Headers | undefined): ReturnType<typeof planMessage> {
@@ -318,6 +337,6 @@ export class AnswerClient {
 function checkNegotiation(negotiation: unknown): void {
   if (negotiation === 'auto' || negotiation === 'legacy') return;
   const pin = typeof negotiation === 'object' && negotiation !== null ? (negotiation as { pin?: unknown }).pin : undefined;
-  if (typeof pin === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(pin)) return;
+  if (isProtocolVersion(pin)) return;
   throw invalid('versionNegotiation', '"auto", "legacy" or { pin: "YYYY-MM-DD" }', negotiation);
 }

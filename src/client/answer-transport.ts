@@ -11,7 +11,6 @@ import { ownController } from '../drivers/abort-watch.js';
 import { invalid } from '../vocabulary/check-argument.js';
 import { answerError } from '../vocabulary/failure.js';
 import type { JsonRpcMessage } from '../vocabulary/json-rpc.js';
-import { refusalSaysLegacy } from './discover-outcome.js';
 import { endSession } from './end-session.js';
 import { eraOf } from './era.js';
 import { checkExchangeOptions, checkSignal, type ExchangeOptions, type ExchangeSettings } from './exchange-options.js';
@@ -85,15 +84,19 @@ export interface AnswerTransportSendOptions {
  *   with the request metadata headers; an older version, with the session.
  * - 2025-11-25 and earlier: `sessionId` comes from the `initialize` response's `Mcp-Session-Id`
  *   (whatever became of its body: `close()` ends it) and goes with every later request; after
- *   `setProtocolVersion`, so does `MCP-Protocol-Version`. A 404 to a request that carried the
- *   session clears `sessionId` and rejects that send with `http_status`; connect a new client to
- *   start a new session.
+ *   `setProtocolVersion`, so does `MCP-Protocol-Version`. A later `initialize` answered with
+ *   another session id replaces it, and the replaced session is ended with a DELETE (as is one
+ *   issued after `close()`); its failure goes to `onerror`, not to the send. A 404 to a request
+ *   that carried the session clears `sessionId` and rejects that send with `http_status`;
+ *   connect a new client to start a new session.
  * - A 400 whose body is a JSON-RPC error response to the request is that request's answer: it
  *   reaches `onmessage` and the send resolves, as with the SDKs' own transports (so a client's
- *   era negotiation reads the server's error code). A `server/discover` refused with another 4xx
- *   (401 and 403 aside) says the server does not speak 2026-07-28, and reaches `onmessage` as a
- *   JSON-RPC error too (`-32601` when the server sent none, `data.httpStatus` its status). Any
- *   other status outside 2xx rejects the send with `http_status`.
+ *   era negotiation reads the server's error code). A `server/discover` refused with any 4xx or
+ *   5xx but a 401 reaches `onmessage` as a JSON-RPC error too: the one the server sent, else a
+ *   `-32601` whose `data.httpStatus` is the status. The client then falls back to `initialize`,
+ *   as the AI SDK's does over its own transport (the v2 SDK's `Client` falls back too, where
+ *   over its own transport it stops at a 403 or a 5xx). A 401 (after the `authProvider`'s
+ *   retry) and any other status outside 2xx reject the send with `http_status`.
  * - Each request has its own response stream (`hasPerRequestStream`): its `requestSignal` (the AI
  *   SDK's `signal`) ends that exchange alone, which is the 2026-07-28 cancellation.
  * - `close()` aborts the sends in flight, ends a session with a DELETE, and calls `onclose` once.
@@ -197,29 +200,47 @@ export class AnswerTransport {
     }
     // A session that came with the response to `initialize` is the transport's to end, whatever became of the body.
     const issued = planned.method === 'initialize' ? outcome.headers?.get('mcp-session-id') : undefined;
-    if (issued != null) this.sessionId = issued;
-    switch (outcome.kind) {
-      case 'answered':
-        this.#deliver(outcome.answer);
-        return;
-      case 'accepted':
-        return;
-      case 'refused': {
-        // The server no longer knows the session: forget it, so the next client starts anew.
-        if (outcome.status === 404 && planned.sessionId !== undefined && this.sessionId === planned.sessionId) this.sessionId = undefined;
-        const answer = inBandRefusal(planned, outcome);
-        if (answer !== undefined) {
-          this.#deliver(answer);
-          return;
-        }
-        break;
+    // Every session that arrived is ended once: one that is replaced, or that arrived after
+    // `close()` (which ends only the session it found), is ended here, since nothing would send
+    // its DELETE later and the server would hold it until it expires. Started before the answer
+    // is delivered, so that the DELETE carries the version that session was on, not the one the
+    // client sets next.
+    let ending: Promise<void> | undefined;
+    if (issued != null && issued !== this.sessionId) {
+      if (this.#closed) ending = this.#endAside(issued);
+      else {
+        if (this.sessionId !== undefined) ending = this.#endAside(this.sessionId);
+        this.sessionId = issued;
       }
-      case 'failed':
-        break;
     }
-    // The stream ended without the answer, and not because this side ended it.
-    if (![exchange.signal, requestSignal, signal, settings.signal].some((one) => one?.aborted === true)) onRequestStreamEnd?.();
-    throw answerError(outcome.failure, settings.secrets);
+    try {
+      switch (outcome.kind) {
+        case 'answered':
+          this.#deliver(outcome.answer);
+          return;
+        case 'accepted':
+          return;
+        case 'refused': {
+          // The server no longer knows the session: forget it, so the next client starts anew.
+          if (outcome.status === 404 && planned.sessionId !== undefined && this.sessionId === planned.sessionId) this.sessionId = undefined;
+          const answer = inBandRefusal(planned, outcome);
+          if (answer !== undefined) {
+            this.#deliver(answer);
+            return;
+          }
+          break;
+        }
+        case 'failed':
+          break;
+      }
+      // The stream ended without the answer, and not because this side ended it.
+      if (![exchange.signal, requestSignal, signal, settings.signal].some((one) => one?.aborted === true)) onRequestStreamEnd?.();
+      throw answerError(outcome.failure, settings.secrets);
+    } finally {
+      // The send settles once that DELETE has, so that a caller who awaits it has nothing of this
+      // send left running; the DELETE never rejects (see #endAside).
+      await ending;
+    }
   }
 
   /** Every later request carries `MCP-Protocol-Version: version`. A client calls this once the version is agreed. */
@@ -255,6 +276,27 @@ export class AnswerTransport {
     this.onclose?.();
   }
 
+  /**
+   * Ends `sessionId`, a session the transport does not hold (replaced by a later `initialize`'s,
+   * or issued after `close()`): its DELETE, as `close()` sends one, aborted by a later `close()`
+   * like a send in flight. Best effort: a failure goes to `onerror` (unless `close()` aborted
+   * it), never to the send that brought the new session.
+   */
+  async #endAside(sessionId: string): Promise<void> {
+    const version = eraOf(this.protocolVersion) === 'legacy' ? this.protocolVersion : undefined;
+    const ending = ownController();
+    this.#inFlight.add(ending);
+    try {
+      const ended = await endSession(this.#url, this.#settings, sessionId, version, [ending.signal]);
+      if (ended.kind === 'failed' && !ending.signal.aborted) this.#report(answerError(ended.failure, this.#settings.secrets));
+    } catch (error) {
+      // Nothing in endSession is meant to throw; if something does, it is still not the send's failure.
+      this.#report(error);
+    } finally {
+      this.#inFlight.delete(ending);
+    }
+  }
+
   /** Gives a message to `onmessage`; a handler that throws must not end the read it came from. */
   #deliver(message: JsonRpcMessage): void {
     try {
@@ -277,23 +319,46 @@ export class AnswerTransport {
  *   2026 one when it probes with `server/discover`: it reads the error's code (a recognised
  *   modern error, or anything else: fall back to `initialize`). An error with `id: null` (the
  *   server could not read the id) is given the id of the request this POST carried.
- * - A `server/discover` refused with another 4xx (401 and 403 aside: a credential to fix) says
- *   the server does not speak 2026-07-28 (`discover-outcome.ts`). The clients that probe (the v2
- *   SDK's, the AI SDK's) recognise such an HTTP refusal only as their own transports' error
- *   classes, so the transport says it the one way every client reads: the JSON-RPC error the
- *   server sent with it, or else a `-32601` (the server has no such method) whose
- *   `data.httpStatus` is the status — the only message `onmessage` gets that the server did not send.
+ * - A `server/discover` refused with another status (see {@link probeRefusalInBand}) is handed
+ *   over in-band too: the JSON-RPC error the server sent with it, or else a `-32601` (the server
+ *   has no such method, as far as the client needs to know) whose `data.httpStatus` is the status
+ *   — the only message `onmessage` gets that the server did not send. The clients that probe
+ *   recognise an HTTP refusal only as their own transports' error classes, and the AI SDK's,
+ *   which waits for the probe, rethrows anything else and fails to connect; a JSON-RPC error is
+ *   the one form every client reads, and reads as "fall back".
  */
 function inBandRefusal(planned: PlannedMessage, refused: Extract<ExchangeOutcome, { kind: 'refused' }>): JsonRpcMessage | undefined {
   const id = planned.requestId;
   if (id === undefined) return undefined;
   const { status, answer } = refused;
-  const probe = planned.method === 'server/discover' && refusalSaysLegacy(status);
+  const probe = planned.method === 'server/discover' && probeRefusalInBand(status);
   if (answer !== undefined && (status === 400 || probe)) return answer['id'] === id ? answer : { ...answer, id };
   if (!probe) return undefined;
   return {
     jsonrpc: '2.0',
     id,
-    error: { code: -32601, message: `server/discover was refused with HTTP ${status} and no JSON-RPC error: the server does not speak 2026-07-28`, data: { httpStatus: status } },
+    error: { code: -32601, message: `server/discover was refused with HTTP ${status} and no JSON-RPC error`, data: { httpStatus: status } },
   };
+}
+
+/**
+ * Whether a refusal of `server/discover` with `status` goes to the client in-band, so that it
+ * falls back to `initialize`: every 4xx and 5xx but a 401. That is where the AI SDK's own HTTP
+ * transport has its client fall back — it turns every status outside 2xx into its own error
+ * class, which the client reads as "not 2026-07-28" — and a 2025 server may well refuse a
+ * method it lacks with a 403 (a gateway's allow-list) or a 5xx (a server that breaks on it).
+ *
+ * - A 401 has had its `authProvider` flow by now (`onUnauthorized`, one retry): one that
+ *   remains is a credential to fix, which `initialize` would meet as well, so the send rejects
+ *   with the challenge in `detail.challenge` rather than run the provider again for
+ *   `initialize`. (The AI SDK's transport stops there too when it has an `authProvider`; without
+ *   one it tries `initialize` and fails on its 401.)
+ * - A 3xx that was not followed leads elsewhere: `initialize` would be sent to the same place.
+ *
+ * This is wider than `refusalSaysLegacy` (`discover-outcome.ts`), the revision's rule by which
+ * `AnswerClient` negotiates, where a 403 or a 5xx is a failure and not a legacy server: the
+ * transport does not negotiate, it carries the refusal to a client that does.
+ */
+function probeRefusalInBand(status: number): boolean {
+  return status >= 400 && status <= 599 && status !== 401;
 }

@@ -3,8 +3,8 @@
  * revision's Backward Compatibility rules (basic/versioning, Streamable HTTP): a recognised
  * modern JSON-RPC error means a modern server (never fall back); anything else a 4xx or a
  * JSON-RPC error can say means a legacy one (fall back to `initialize`). The one place these
- * rules live: `AnswerClient` negotiates by them, and `AnswerTransport` hands a bare refusal of
- * the probe to the MCP clients that negotiate by them too.
+ * rules live: `AnswerClient` negotiates by them. (`AnswerTransport` hands every refusal of the
+ * probe but a 401 to the MCP client in-band, and the client decides by its own rules.)
  * @module
  */
 

@@ -35,7 +35,12 @@ export function declaredProtocolVersion(message: object): string | undefined {
  * Versions are dates, so their order is the strings' order (basic/versioning).
  */
 export function eraOf(version: string | null | undefined): McpEra {
-  return typeof version === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(version) && version >= MODERN_PROTOCOL_VERSION ? 'modern' : 'legacy';
+  return isProtocolVersion(version) && version >= MODERN_PROTOCOL_VERSION ? 'modern' : 'legacy';
+}
+
+/** Whether `value` is a protocol version in form: a date, `YYYY-MM-DD`. */
+export function isProtocolVersion(value: unknown): value is string {
+  return typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value);
 }
 
 function ownValue(value: object, key: string): unknown {

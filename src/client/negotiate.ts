@@ -11,8 +11,8 @@ import type { AnswerFormat, AnswerProgress } from '../reducers/answer.js';
 import { bareServerText, nothingRead, said, serverText, written, type Failure } from '../vocabulary/failure.js';
 import type { JsonObject, JsonRpcResponse, JsonValue } from '../vocabulary/json-rpc.js';
 import { discoverOutcome, objectOf } from './discover-outcome.js';
-import { endSession } from './end-session.js';
-import { eraOf, LEGACY_PROTOCOL_VERSION, MODERN_PROTOCOL_VERSION, type McpEra } from './era.js';
+import { endAbandonedSession } from './end-session.js';
+import { eraOf, isProtocolVersion, LEGACY_PROTOCOL_VERSION, MODERN_PROTOCOL_VERSION, type McpEra } from './era.js';
 import type { ExchangeSettings } from './exchange-options.js';
 import { planMessage, runExchange, type ExchangeOutcome } from './exchange.js';
 import { requestMessage, type ClientIdentity } from './request-message.js';
@@ -163,7 +163,11 @@ async function initialize(url: string | URL, settings: ExchangeSettings, identit
   const outcome = await runExchange(url, settings, planMessage(message, settings));
   const sessionId = outcome.headers?.get('mcp-session-id') ?? undefined;
   const failed = async (failure: Failure, answered: string | undefined): Promise<Negotiation> => {
-    if (sessionId !== undefined) await endSession(url, settings, sessionId, answered);
+    if (sessionId !== undefined) {
+      const ending = endAbandonedSession(url, settings, sessionId, answered);
+      // An aborted handshake fails at once, as an abort must; its session is ended in the background.
+      if (failure.code !== 'aborted') await ending;
+    }
     return { ok: false, failure };
   };
   if (outcome.kind !== 'answered') return failed(outcome.kind === 'accepted' ? notAccepted(undefined, settings) : outcome.failure, undefined);
@@ -171,7 +175,7 @@ async function initialize(url: string | URL, settings: ExchangeSettings, identit
   const answered = result?.['protocolVersion'];
   if (result === undefined || typeof answered !== 'string') return failed(notAccepted(outcome.answer, settings), undefined);
   // Only a 2025 version (a date before 2026-07-28) is accepted: it goes back in a header, which no other text could be.
-  if (!isVersion(answered) || eraOf(answered) !== 'legacy') {
+  if (!isProtocolVersion(answered) || eraOf(answered) !== 'legacy') {
     const message = said`the server did not accept initialize: it answered protocol version ${serverText(answered)}, which is no 2025-era version`;
     return failed({ code: 'negotiation_failed', message, detail: { ...nothingRead(settings.maxBytes), answer: outcome.answer } }, undefined);
   }
@@ -208,10 +212,6 @@ function handshakeAnswer(outcome: ExchangeOutcome): HandshakeAnswer | undefined 
   return outcome.kind === 'answered' ? { status: outcome.status, headers: outcome.headers, format: outcome.format, progress: outcome.progress } : undefined;
 }
 
-/** Whether `text` is a protocol version: a date, `YYYY-MM-DD`. */
-function isVersion(text: string): boolean {
-  return /^\d{4}-\d{2}-\d{2}$/.test(text);
-}
 
 function stringOf(value: JsonValue | undefined): string | undefined {
   return typeof value === 'string' ? value : undefined;

@@ -7,8 +7,10 @@
  *   itself, after the signal's own listeners, so none of them can hide the abort from us: not
  *   one that throws or stops the event's propagation, nor merely being first (Node hands every
  *   later listener a `null` `currentTarget`). The caller's signal gets no listener of ours.
- *   (workerd ends the whole abort at a listener that throws or stops it: its own `pipeTo` and
- *   followers miss it too, and no code can see it.)
+ * - workerd alone ends the whole dispatch at a listener that throws or stops the propagation, and
+ *   its follower is only a listener: behind such a listener it never aborts. So there a caller's
+ *   signal is also watched by `scheduler.wait` on it (see {@link waitNatively}), which workerd
+ *   ends before it dispatches the event at all.
  * - A signal this package made ({@link ownController}: an exchange's deadline) has no other
  *   owner, so it is listened to directly; a follower costs 8-20 µs to make (Node 20-26).
  * - Every read that watches one signal shares one listener, added with the first watcher and
@@ -97,7 +99,41 @@ function startWatch(signal: AbortSignal): Watch {
   const watch: Watch = { watchers: new Set(), target: followerOf(signal), listener: () => notify(signal, watch) };
   watches.set(signal, watch);
   EventTarget.prototype.addEventListener.call(watch.target, 'abort', watch.listener, { once: true });
+  if (watch.target !== signal) waitNatively(signal, watch);
   return watch;
+}
+
+/** How long one native wait lasts; it is renewed while its watch lasts. */
+const NATIVE_WAIT_MS = 10_000;
+
+/** workerd's `scheduler.wait`, where there is one. */
+type NativeScheduler = { wait?: (ms: number, options: { signal: AbortSignal }) => Promise<unknown> };
+
+/**
+ * In workerd, also watches a caller's signal the one way its listeners cannot hide: workerd
+ * aborts a signal by cancelling its native operations first, and only then dispatches the
+ * event, which stops at the first listener that throws or stops the propagation (the
+ * follower's listener after it included). `scheduler.wait(ms, { signal })` is such an
+ * operation, and only workerd has it: it rejects on the next turn after the abort, whatever the
+ * listeners did. It is no listener on the signal, and a timer, not a poll: one wait a watch,
+ * renewed every {@link NATIVE_WAIT_MS} while the watch lasts, and left to run out (doing
+ * nothing) once it has ended. A wait that cannot start, or fails with the signal not aborted, is
+ * not renewed (the next watch tries again); one that ends after the follower told the watchers
+ * finds its watch gone.
+ */
+function waitNatively(signal: AbortSignal, watch: Watch): void {
+  const scheduler = (globalThis as { scheduler?: NativeScheduler }).scheduler;
+  if (typeof scheduler?.wait !== 'function') return;
+  Promise.resolve()
+    .then(() => scheduler.wait!(NATIVE_WAIT_MS, { signal }))
+    .then(
+      () => {
+        if (watches.get(signal) === watch) waitNatively(signal, watch);
+      },
+      () => {
+        if (watches.get(signal) === watch && isAborted(signal)) notify(signal, watch);
+      },
+    );
 }
 
 /** The platform's `AbortSignal.any`, looked up on first use; `null` where there is none. */

@@ -176,7 +176,8 @@ export function answerProgress(state: AnswerState): AnswerProgress {
 
 function readEventStream(state: EventStreamAnswerState, chunk: Uint8Array): AnswerResult {
   // The answer state is its own budget state: counting in it makes no budget objects per chunk.
-  const within = withinBudget(state, chunk);
+  const bytes = state.bytes + chunk.length;
+  const within = withinBudget(state, chunk, bytes);
   const events: SseEvent[] = [];
   const scan = scanOnto(state.scan, within, events);
   let selection = state.select;
@@ -189,7 +190,7 @@ function readEventStream(state: EventStreamAnswerState, chunk: Uint8Array): Answ
   const next: EventStreamAnswerState = {
     format: 'event-stream',
     maxBytes: state.maxBytes,
-    bytes: state.bytes + chunk.length,
+    bytes,
     scan,
     select: selection,
     outcome,
@@ -225,7 +226,7 @@ function endEventStream(state: EventStreamAnswerState): AnswerEndResult {
 function readJson(state: JsonAnswerState, chunk: Uint8Array): AnswerResult {
   const bytes = state.bytes + chunk.length;
   // Nothing can be selected before the body is whole, so crossing the cap ends it.
-  if (withinBudget(state, chunk) !== chunk) return ended({ ...state, bytes }, NO_MESSAGES, BUDGET_EXCEEDED);
+  if (withinBudget(state, chunk, bytes) !== chunk) return ended({ ...state, bytes }, NO_MESSAGES, BUDGET_EXCEEDED);
   const next: JsonAnswerState = {
     format: 'json',
     maxBytes: state.maxBytes,

@@ -62,19 +62,23 @@ export function budgetStart(maxBytes?: number): BudgetState {
 
 /** Counts a chunk against the cap and returns the part of it that may be scanned. Pure. */
 export function budget(state: BudgetState, chunk: Uint8Array): BudgetResult {
-  const within = withinBudget(state, chunk);
-  return { state: { maxBytes: state.maxBytes, bytes: state.bytes + chunk.length }, chunk: within, exceeded: within !== chunk };
+  const bytes = state.bytes + chunk.length;
+  const within = withinBudget(state, chunk, bytes);
+  return { state: { maxBytes: state.maxBytes, bytes }, chunk: within, exceeded: within !== chunk };
 }
 
 /**
- * The cap rule: the part of `chunk` within the cap, after `state.bytes` bytes delivered. That is
- * `chunk` itself exactly when the body stays within the cap; any other return, a view of its
- * first bytes (none once the cap is passed), means the body has now gone past it.
+ * The cap rule: the part of `chunk` within the cap, where `bytes` is the count with it
+ * (`state.bytes + chunk.length`, which the caller keeps as its next count). That is `chunk` itself
+ * exactly when the body stays within the cap; any other return, a view of its first bytes (none
+ * once the cap is passed), means the body has now gone past it.
  * @internal For a reducer that keeps the count in its own state: no objects per chunk.
  */
-export function withinBudget(state: BudgetState, chunk: Uint8Array): Uint8Array {
+export function withinBudget(state: BudgetState, chunk: Uint8Array, bytes: number): Uint8Array {
+  // The count comes in: a typed array's length, read again after the scan's calls, costs the
+  // answer reducer 4% of its instructions at 1-byte chunks in Node 26 (bench:instructions).
   // The cut is a call of its own: this stays small enough for engines to inline into every step.
-  return state.bytes + chunk.length <= state.maxBytes ? chunk : cut(state, chunk);
+  return bytes <= state.maxBytes ? chunk : cut(state, chunk);
 }
 
 /** {@link withinBudget} for a chunk that crosses the cap: its first bytes up to the cap, if any. */

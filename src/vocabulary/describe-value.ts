@@ -9,14 +9,6 @@
 /** The most characters of any one text that a description quotes. */
 export const PREFIX = 64;
 
-/**
- * Characters `JSON.stringify` leaves raw that a message never carries: DEL, C1 controls (CSI
- * among them), the bidirectional controls and the line and paragraph separators (they reorder or
- * break a line). JSON escapes the rest: C0 controls (ESC, CR, BS …), quotes, backslashes and
- * lone surrogates.
- */
-const UNSAFE = /[\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]/g;
-
 /** `value` for an error message, at most about {@link PREFIX} characters of it. Never throws. */
 export function describeValue(value: unknown): string {
   try {
@@ -44,7 +36,7 @@ function describe(value: unknown): string {
  * steer a terminal or reorder a line — C0 and C1 controls, DEL, bidirectional controls, line and
  * paragraph separators, lone surrogates — escaped (`\n`, `\u001b`, …) as JSON writes them. The
  * package's own messages quote server text this way; use it to show a value an error carries
- * (`detail.lastEventId`, `detail.location`), which is data as received.
+ * (a string of `detail.answer`, which is the server's JSON as parsed).
  */
 export function quoteText(text: string): string {
   const cut = cutText(text);
@@ -57,14 +49,43 @@ export function prefixText(text: string): string {
   return `${escapeText(cut)}${cut.length < text.length ? '…' : ''}`;
 }
 
-/** The first PREFIX characters, without splitting a surrogate pair at the cut. */
-function cutText(text: string): string {
-  if (text.length <= PREFIX) return text;
-  const end = (text.charCodeAt(PREFIX - 1) & 0xfc00) === 0xd800 ? PREFIX - 1 : PREFIX;
+/**
+ * The most characters of one text of the server's that an error's `detail` keeps: room for any
+ * URL a browser sends, a content type or a challenge, while a 1 MB header stays a short field.
+ */
+export const DETAIL_PREFIX = 2048;
+
+/**
+ * What a text shown raw must not carry: C0 and C1 controls, DEL, the bidirectional controls (they
+ * reorder a line), the line and paragraph separators and lone surrogates. (`JSON.stringify`
+ * escapes the C0 controls and lone surrogates, but leaves the rest raw.)
+ */
+const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/**
+ * A text of the server's as an error's `detail` holds it: unchanged when it is at most
+ * {@link DETAIL_PREFIX} characters with nothing unsafe in it (any real content type, `Location`
+ * or event id); else its first {@link DETAIL_PREFIX} characters and an ellipsis, with every
+ * character {@link quoteText} escapes written `\uXXXX`. Quotes and backslashes stay as they are.
+ */
+export function detailText(text: string): string {
+  const cut = cutText(text, DETAIL_PREFIX);
+  const safe = cut.replace(UNSAFE, unicodeEscape);
+  return cut.length < text.length ? `${safe}…` : safe;
+}
+
+/** The first `limit` characters, without splitting a surrogate pair at the cut. */
+function cutText(text: string, limit = PREFIX): string {
+  if (text.length <= limit) return text;
+  const end = (text.charCodeAt(limit - 1) & 0xfc00) === 0xd800 ? limit - 1 : limit;
   return text.slice(0, end);
 }
 
 /** `text` as the inside of a JSON string, with what JSON leaves raw but a terminal acts on escaped too. */
 function escapeText(text: string): string {
-  return JSON.stringify(text).slice(1, -1).replace(UNSAFE, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return JSON.stringify(text).slice(1, -1).replace(UNSAFE, unicodeEscape);
+}
+
+function unicodeEscape(char: string): string {
+  return `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`;
 }

@@ -9,7 +9,7 @@
  * @module
  */
 
-import { describeValue, prefixText, quoteText } from './describe-value.js';
+import { describeValue, detailText, prefixText, quoteText } from './describe-value.js';
 import { AnswerError, type AnswerDetail, type AnswerErrorCode, type MalformedReason } from './errors.js';
 import type { Secrets } from './secrets.js';
 
@@ -69,15 +69,34 @@ export function withCause(failure: Omit<Failure, 'cause' | 'hasCause'>, cause: u
 
 /**
  * The `AnswerError` for `failure`: its message written with the server's text quoted, and its
- * detail with every secret of `secrets` redacted (the detail's data otherwise as received).
+ * detail with every secret of `secrets` redacted, then its fields of the server's text bounded
+ * and escaped ({@link heldDetail}).
  */
 export function answerError(failure: Failure, secrets?: Secrets): AnswerError {
   const text = written(failure.message, secrets);
-  const detail = secrets === undefined ? failure.detail : secrets.redactValue(failure.detail);
+  const detail = heldDetail(secrets === undefined ? failure.detail : secrets.redactValue(failure.detail));
   return new AnswerError(failure.code, text, detail, {
     reason: failure.reason,
     ...(failure.hasCause === true ? { cause: failure.cause } : {}),
   });
+}
+
+/**
+ * `detail` as an error holds it: each string of the server's text in it — `contentType`,
+ * `location`, `lastEventId`, the challenge's values and parameter names — as {@link detailText}
+ * gives it, so that a field shown or logged raw is short and steers no terminal. `answer` stays
+ * the server's JSON, as parsed (and redacted): data to quote before it is shown.
+ */
+function heldDetail(detail: AnswerDetail): AnswerDetail {
+  const { answer, ...fields } = detail;
+  return { ...(held(fields) as AnswerDetail), ...(answer === undefined ? {} : { answer }) };
+}
+
+/** `value` with every string in it, keys too, as {@link detailText} gives it (a detail is a small tree of plain objects). */
+function held(value: unknown): unknown {
+  if (typeof value === 'string') return detailText(value);
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(Object.entries(value).map(([key, inner]) => [detailText(key), held(inner)]));
 }
 
 /** A message written out: the package's words as they are, the server's text quoted, its secrets redacted first. */

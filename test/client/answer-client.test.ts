@@ -205,6 +205,56 @@ describe('the 2025 session', () => {
     expect(trail(sent).includes('DELETE')).toBe(false);
   });
 
+  test('an initialize the caller sends itself, with no handshake: the session it issued is held, sent, and ended by close()', async () => {
+    const { fetch, sent } = server('legacy');
+    const client = await AnswerClient.connect(URL_, { fetch, handshake: false });
+    await client.request('initialize', { protocolVersion: LEGACY, capabilities: {}, clientInfo: { name: 'c', version: '1' } });
+    expect(client.sessionId).toBe(SESSION);
+    await client.request('tools/list');
+    expect(await client.close()).toBe(204);
+    expect(trail(sent)).toEqual(['POST initialize', 'POST tools/list', 'DELETE']);
+    expect([sent[1]!.headers.get('mcp-session-id'), sent[2]!.headers.get('mcp-session-id')]).toEqual([SESSION, SESSION]);
+  });
+
+  /** A 2025 server with no handshake, whose `initialize` issues the session `reply` says, and whose other answers carry `other`. */
+  function initializing(reply: (sent: SentRequest) => Response, other?: string) {
+    return scriptedFetch((sent) => {
+      if (sent.method === 'DELETE') return empty(204);
+      if (sent.rpc === 'initialize') return reply(sent);
+      return json(resultFor(sent, {}), other === undefined ? {} : { headers: { 'mcp-session-id': other } });
+    });
+  }
+  const INITIALIZE = { protocolVersion: LEGACY, capabilities: {}, clientInfo: { name: 'c', version: '1' } };
+
+  test('a second initialize whose session replaces the held one: the new one held, the old one ended', async () => {
+    let next = 1;
+    const { fetch, sent } = initializing((request) => json(resultFor(request, { protocolVersion: LEGACY }), { headers: { 'mcp-session-id': `s-${next++}` } }));
+    const client = await AnswerClient.connect(URL_, { fetch, handshake: false });
+    await client.request('initialize', INITIALIZE);
+    await client.request('initialize', INITIALIZE);
+    expect(client.sessionId).toBe('s-2');
+    await vi.waitFor(() => expect(trail(sent)).toEqual(['POST initialize', 'POST initialize', 'DELETE']));
+    expect(sent[2]!.headers.get('mcp-session-id')).toBe('s-1');
+  });
+
+  test('an initialize that failed with a session: it is ended at once, and none is held', async () => {
+    const { fetch, sent } = initializing(() => empty(500, { 'mcp-session-id': 'sess-9' }));
+    const client = await AnswerClient.connect(URL_, { fetch, handshake: false });
+    expect((await answerError(client.request('initialize', INITIALIZE))).code).toBe('http_status');
+    expect(client.sessionId).toBeUndefined();
+    await vi.waitFor(() => expect(trail(sent)).toEqual(['POST initialize', 'DELETE']));
+    expect(sent[1]!.headers.get('mcp-session-id')).toBe('sess-9');
+  });
+
+  test('a session id on an answer to anything but initialize is not taken: nothing held, nothing ended', async () => {
+    const { fetch, sent } = initializing(() => empty(500), 'unasked');
+    const client = await AnswerClient.connect(URL_, { fetch, handshake: false });
+    await client.request('tools/list');
+    expect(client.sessionId).toBeUndefined();
+    expect(await client.close()).toBeUndefined();
+    expect(trail(sent)).toEqual(['POST tools/list']);
+  });
+
   test('another refusal keeps the session', async () => {
     const { client } = await connected('legacy', () => empty(400));
     await answerError(client.request('tools/list'));

@@ -1,8 +1,8 @@
 /**
  * answer-transport.ts: `AnswerTransport`'s own members that the broad files leave unpinned —
  * `start()`, `setProtocolVersion` / a `protocolVersion` set directly, the session taken only from
- * the `initialize` response (whatever became of its body), the version the closing DELETE
- * carries, `onclose` once, `onmessage` errors going to `onerror`, a notification's refusal never
+ * the `initialize` response (whatever became of its body), a replaced session (or one issued
+ * after `close()`) ended with its DELETE, the version the closing DELETE carries, `onclose` once, `onmessage` errors going to `onerror`, a notification's refusal never
  * delivered in-band. The transport under the SDK clients and its per-request options are
  * answer-transport.test.ts, answer-transport-eras.test.ts, answer-transport-requests.test.ts,
  * ai-sdk-client.test.ts, auth.test.ts, abort-signals.test.ts and exchange-network.test.ts.
@@ -11,7 +11,7 @@
 import { describe, expect, test } from 'vitest';
 import { AnswerTransport, type TransportMessage } from '../../src/client/answer-transport.js';
 import { answerError, rejection } from '../helpers/bodies.js';
-import { empty, json, resultFor, scriptedFetch, trail, type Script } from '../helpers/client-fetch.js';
+import { empty, json, resultFor, scriptedFetch, sse, trail, type Script } from '../helpers/client-fetch.js';
 
 const URL_ = 'https://mcp.example/mcp';
 const INITIALIZE = { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } };
@@ -72,6 +72,79 @@ describe('the session', () => {
     const { transport } = transportOver((request) => json(resultFor(request, {}), { headers: { 'mcp-session-id': 'stray' } }));
     await transport.send(LIST);
     expect(transport.sessionId).toBeUndefined();
+  });
+
+  test('a later initialize that brings another session id: the replaced session gets its DELETE, with its version; the new one is used and ended by close()', async () => {
+    let issued = 0;
+    const { transport, sent, received, errors } = transportOver((request) => {
+      if (request.method === 'DELETE') return empty(204);
+      if (request.rpc === 'initialize') return json(resultFor(request, {}), { headers: { 'mcp-session-id': `session-${(issued += 1)}` } });
+      return json(resultFor(request, {}));
+    });
+    await transport.send(INITIALIZE);
+    transport.setProtocolVersion('2025-06-18');
+    await transport.send({ ...INITIALIZE, id: 5 });
+    // The DELETE went out before the second send resolved, the answer was delivered all the same.
+    expect(trail(sent)).toEqual(['POST initialize', 'POST initialize', 'DELETE']);
+    expect([sent[2]!.headers.get('mcp-session-id'), sent[2]!.headers.get('mcp-protocol-version')]).toEqual(['session-1', '2025-06-18']);
+    expect(received.map((message) => message.id)).toEqual([0, 5]);
+    expect(transport.sessionId).toBe('session-2');
+    await transport.send(LIST);
+    expect(sent[3]!.headers.get('mcp-session-id')).toBe('session-2');
+    await transport.close();
+    expect(trail(sent).slice(4)).toEqual(['DELETE']);
+    expect(sent[4]!.headers.get('mcp-session-id')).toBe('session-2');
+    expect(errors).toEqual([]);
+  });
+
+  test('the same session id again: no DELETE', async () => {
+    const { transport, sent } = transportOver((request) => (request.method === 'DELETE' ? empty(204) : json(resultFor(request, {}), { headers: { 'mcp-session-id': 'same' } })));
+    await transport.send(INITIALIZE);
+    await transport.send({ ...INITIALIZE, id: 5 });
+    expect(trail(sent)).toEqual(['POST initialize', 'POST initialize']);
+    expect(transport.sessionId).toBe('same');
+  });
+
+  test("the replaced session's DELETE refused or failing: the error goes to onerror, the send resolves with its answer delivered", async () => {
+    for (const [failing, code] of [
+      [() => empty(500), 'http_status'],
+      [() => Promise.reject(new TypeError('fetch failed')), 'stream_failed'],
+    ] as const) {
+      let issued = 0;
+      const { transport, sent, received, errors } = transportOver((request) => {
+        if (request.method === 'DELETE') return failing();
+        return json(resultFor(request, {}), { headers: { 'mcp-session-id': `session-${(issued += 1)}` } });
+      });
+      await transport.send(INITIALIZE);
+      await expect(transport.send({ ...INITIALIZE, id: 5 })).resolves.toBeUndefined();
+      expect(trail(sent)).toEqual(['POST initialize', 'POST initialize', 'DELETE']);
+      expect([received.map((message) => message.id), transport.sessionId]).toEqual([[0, 5], 'session-2']);
+      expect(errors.map((error) => (error as { code?: unknown }).code)).toEqual([code]);
+    }
+  });
+
+  test('a session id that arrives after close() (the initialize read was cut short by it) is ended too', async () => {
+    const { transport, sent, received, errors } = transportOver((request) =>
+      request.method === 'DELETE'
+        ? empty(204)
+        : sse([`data: ${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'working' } })}\n\n`], {
+            headers: { 'mcp-session-id': 'late' },
+            endless: true,
+          }),
+    );
+    const closing = new Promise<void>((resolve) => {
+      transport.onmessage = (message) => {
+        received.push(message);
+        // The response's headers are in: close now, while the answer is still to come.
+        void transport.close().then(resolve);
+      };
+    });
+    const error = await answerError(transport.send(INITIALIZE));
+    await closing;
+    expect(error.code).toBe('aborted');
+    expect(trail(sent)).toEqual(['POST initialize', 'DELETE']);
+    expect(sent[1]!.headers.get('mcp-session-id')).toBe('late');
+    expect(errors).toEqual([]);
   });
 
   test('the closing DELETE carries the version only when it is a 2025 one', async () => {

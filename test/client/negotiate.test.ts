@@ -7,7 +7,7 @@
  * the body. Scripted fetch only; the same negotiation against real servers is cli-eras.test.ts.
  */
 
-import { describe, expect, test } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import type { ExchangeOptions } from '../../src/client/exchange-options.js';
 import { negotiate, type Negotiation, type VersionNegotiation } from '../../src/client/negotiate.js';
 import type { ClientIdentity } from '../../src/client/request-message.js';
@@ -259,6 +259,17 @@ describe('a failed initialize ends the session it issued, whatever became of the
     const { negotiated, sent } = await run('legacy', { initialize: () => respond(['{"jsonrpc":"2.0",'], { headers: SESSION, endless: true }).response }, { timeoutMs: 30 });
     expect(failureOf(negotiated).code).toBe('timeout');
     expect(trail(sent)).toEqual(['POST initialize', 'DELETE']);
+    expect(sent[1]!.signal!.aborted).toBe(false);
+  });
+
+  test("initialize whose body the caller aborted: aborted at once, and a DELETE sent all the same, not under the caller's signal", async () => {
+    const controller = new AbortController();
+    const pending = run('legacy', { initialize: () => respond(['{"jsonrpc":"2.0",'], { headers: SESSION, endless: true }).response, remove: () => new Promise(() => undefined) }, { signal: controller.signal });
+    setTimeout(() => controller.abort(new Error('enough')), 20);
+    const { negotiated, sent } = await pending; // resolves though the DELETE never answers
+    expect(failureOf(negotiated).code).toBe('aborted');
+    await vi.waitFor(() => expect(trail(sent)).toEqual(['POST initialize', 'DELETE']));
+    expect(sent[1]!.headers.get('mcp-session-id')).toBe('sess-42');
     expect(sent[1]!.signal!.aborted).toBe(false);
   });
 

@@ -11,6 +11,9 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo, Socket } from 'node:net';
 
 /** One HTTP request as an era server saw it. */
+/** One request as any server helper records it (an era server's {@link EraRequest}, the v1 SDK server's): what tests compare across servers. */
+export type RecordedRequest = Pick<EraRequest, 'method' | 'rpcMethod' | 'headers' | 'body'> & { readonly status: number | undefined };
+
 export interface EraRequest {
   readonly method: string;
   readonly headers: IncomingMessage['headers'];

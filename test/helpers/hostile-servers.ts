@@ -33,6 +33,8 @@ export interface Reply {
   readonly breaks?: boolean | undefined;
   /** Write nothing: close the connection before any response (a scripted fetch rejects). */
   readonly reset?: boolean | undefined;
+  /** Write the body, then hold the connection open until the client closes it or the server stops (a real server only). */
+  readonly holds?: boolean | undefined;
 }
 
 /** A JSON reply. */
@@ -125,12 +127,14 @@ function writeReply(socket: Socket, reply: Reply): void {
   }
   const body = Buffer.from(reply.body ?? '', 'utf8');
   const head = [Buffer.from(`HTTP/1.1 ${reply.status} `, 'latin1'), Buffer.from(reply.reason ?? REASONS[reply.status] ?? 'Whatever', 'utf8'), Buffer.from('\r\n', 'latin1')];
-  const headers = { ...reply.headers, 'content-length': String(body.length + (reply.breaks === true ? 1000 : 0)), connection: 'close' };
+  // A held body has no length: it goes on until the connection closes.
+  const length = reply.holds === true ? {} : { 'content-length': String(body.length + (reply.breaks === true ? 1000 : 0)) };
+  const headers = { ...reply.headers, ...length, connection: 'close' };
   for (const [name, value] of Object.entries(headers)) head.push(Buffer.from(`${name}: ${value}\r\n`, 'latin1'));
   head.push(Buffer.from('\r\n', 'latin1'));
   socket.write(Buffer.concat([...head, body]));
   if (reply.breaks === true) setTimeout(() => socket.destroy(), 20);
-  else socket.end();
+  else if (reply.holds !== true) socket.end();
 }
 
 /** Headers a real `Headers` would refuse (CR, LF, any length): what a scripted response carries. */

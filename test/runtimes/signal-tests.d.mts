@@ -12,6 +12,8 @@ export interface ShapedSignal {
 /** One shape of a caller's signal: what else listens to it, or how it was made. */
 export interface SignalShape {
   readonly name: string;
+  /** The signal aborts by itself (a timeout): nothing else can choose when. */
+  readonly abortsItself?: boolean;
   make(): ShapedSignal;
 }
 
@@ -24,5 +26,8 @@ export const LISTENER_FAILURE: string;
 /** When a timeout shape aborts itself, in milliseconds. */
 export const TIMEOUT_MS: number;
 
-/** Tests for every API under every shape of signal, run against the package `pkg`. */
+/**
+ * Tests for every API under every shape of signal, and for a signal that aborts while another
+ * read of it settles, run against the package `pkg`.
+ */
 export function signalTests(pkg: object): { name: string; run(): Promise<void> }[];

@@ -1,8 +1,10 @@
 // A caller's signal aborts every API promptly in every runtime, whatever else listens to it:
-// earlier listeners, an onabort, a listener that throws, AbortSignal.any and AbortSignal.timeout.
-// Each API waits on something that never ends (a body, a held fetch, a resumption's wait, a
-// DELETE), so a missed abort is a hang; "promptly" is "before a 100 ms timer after the abort",
-// which holds in a runtime whose clock does not move while code runs (workerd) as well.
+// earlier listeners, an onabort, a listener that throws (alone, or before another), one that stops
+// the propagation, AbortSignal.any and AbortSignal.timeout; and a signal that aborts while another
+// read of it is settling. Each API waits on something that never ends (a body, a held fetch, a
+// resumption's wait, a DELETE), so a missed abort is a hang; "promptly" is "before a 100 ms timer
+// after the abort", which holds in a runtime whose clock does not move while code runs (workerd)
+// as well.
 import { ok, show } from './check.mjs';
 
 /** The bound after an abort within which every API settles. */
@@ -16,6 +18,7 @@ export const LISTENER_FAILURE = 'a listener of the caller failed';
 
 const encoder = new TextEncoder();
 const NOTE = encoder.encode('data: {"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"hi"}}\n\n');
+const ANSWER = encoder.encode('data: {"jsonrpc":"2.0","id":1,"result":{"ok":true}}\n\n');
 const REQUEST = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'slow', arguments: {} } };
 const MODERN_REQUEST = { ...REQUEST, params: { ...REQUEST.params, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' } } };
 const URL_ = 'http://mcp.test/mcp';
@@ -42,7 +45,8 @@ function abortCalmly(controller) {
 
 /**
  * The shapes of a caller's signal, each made fresh: its signal, how to abort it (a timeout aborts
- * itself: `abort` waits for it), and the code an exchange it ends settles with.
+ * itself, as `abortsItself` says: `abort` waits for it), and the code an exchange it ends settles
+ * with.
  */
 export const SIGNAL_SHAPES = [
   { name: 'one earlier listener', make: () => controlled((signal) => signal.addEventListener('abort', noop)) },
@@ -55,6 +59,10 @@ export const SIGNAL_SHAPES = [
       }),
   },
   { name: 'an onabort', make: () => controlled((signal) => (signal.onabort = noop)) },
+  // A guard of this shape, not a proof of the defect: Node hands the listener right after one that
+  // throws its currentTarget back, so the watch before the fix (which found its signal there)
+  // saw this abort in every API. It is here for workerd, where such a listener ends the dispatch.
+  // The shape after it, a throwing listener and then another, is one the old watch missed.
   {
     name: 'an earlier listener that throws',
     make: () =>
@@ -63,6 +71,16 @@ export const SIGNAL_SHAPES = [
           throw new Error(LISTENER_FAILURE);
         }),
       ),
+  },
+  {
+    name: 'an earlier listener that throws, then another',
+    make: () =>
+      controlled((signal) => {
+        signal.addEventListener('abort', () => {
+          throw new Error(LISTENER_FAILURE);
+        });
+        signal.addEventListener('abort', () => undefined);
+      }),
   },
   {
     name: "an earlier listener that stops the event's propagation",
@@ -79,6 +97,7 @@ export const SIGNAL_SHAPES = [
   },
   {
     name: 'AbortSignal.timeout, listened to',
+    abortsItself: true,
     make: () => {
       const signal = AbortSignal.timeout(TIMEOUT_MS);
       signal.addEventListener('abort', noop);
@@ -95,7 +114,10 @@ export const SIGNAL_SHAPES = [
   },
 ];
 
-/** Each API: how to start it waiting on a signal, and what it settled with once aborted. */
+/**
+ * Each API: how to start it waiting on a signal, and what it settled with once aborted (an
+ * `AnswerError` of the shape's code, unless `throwsReason`: the abort's reason itself).
+ */
 const APIS = [
   {
     name: 'readAnswer',
@@ -119,6 +141,32 @@ const APIS = [
         for await (const event of pkg.scanEvents(body.stream, { signal })) void event;
       })();
       return { waiting: () => body.log.pulls >= 2, run, released: () => body.log.cancelled, throwsReason: true };
+    },
+  },
+  {
+    // SseEventStream takes no signal and uses no watch of the package: the signal is the
+    // platform's pipe's. A guard of the shape for it (its readable ends, its source is released),
+    // not of the package's defect, which never touched it. workerd's pipe sees no abort, of any
+    // signal, while its source is idle: there it ends at the source's next chunk (`nudge`).
+    name: 'SseEventStream (piped with the signal)',
+    pipe: true,
+    start: (pkg, signal) => {
+      const body = endlessBody();
+      const reader = body.stream.pipeThrough(new pkg.SseEventStream(), { signal }).getReader();
+      const run = (async () => {
+        const first = await reader.read();
+        if (first.value?.type !== 'message') throw new Error(`the first read gave ${show(first)}, not the notification`);
+        for (;;) if ((await reader.read()).done) return 'the events ended';
+      })();
+      return { waiting: () => body.log.pulls >= 2, run, released: () => body.log.cancelled, throwsReason: true, nudge: body.nudge };
+    },
+  },
+  {
+    name: 'postJsonRpc (2025, an open answer stream)',
+    start: (pkg, signal) => {
+      const body = endlessBody();
+      const fetch = async () => new Response(body.stream, sse());
+      return { waiting: () => body.log.pulls >= 2, run: pkg.postJsonRpc(URL_, REQUEST, { fetch, signal }), released: () => body.log.cancelled };
     },
   },
   {
@@ -148,11 +196,35 @@ const APIS = [
     },
   },
   {
+    name: 'postJsonRpc (an open resumed GET)',
+    start: (pkg, signal) => {
+      const resumed = endlessBody();
+      const methods = [];
+      const fetch = async (_input, init) => {
+        methods.push(init.method);
+        return methods.length === 1 ? new Response('id: 7\nretry: 0\ndata:\n\n', sse()) : new Response(resumed.stream, sse());
+      };
+      return {
+        waiting: () => resumed.log.pulls >= 2,
+        run: pkg.postJsonRpc(URL_, REQUEST, { fetch, signal }),
+        released: () => resumed.log.cancelled && methods.join() === 'POST,GET',
+      };
+    },
+  },
+  {
     name: 'AnswerTransport.send (requestSignal)',
     start: (pkg, signal) => {
       const body = endlessBody();
       const transport = new pkg.AnswerTransport(URL_, { fetch: async () => new Response(body.stream, sse()) });
       return { waiting: () => body.log.pulls >= 2, run: transport.send(REQUEST, { requestSignal: signal }), released: () => body.log.cancelled };
+    },
+  },
+  {
+    name: "AnswerTransport.send (the constructor's signal, a send in flight)",
+    start: (pkg, signal) => {
+      const body = endlessBody();
+      const transport = new pkg.AnswerTransport(URL_, { fetch: async () => new Response(body.stream, sse()), signal });
+      return { waiting: () => body.log.pulls >= 2, run: transport.send(REQUEST), released: () => body.log.cancelled };
     },
   },
   {
@@ -177,35 +249,71 @@ const APIS = [
       return { waiting: () => held.calls.length === 1, run, released: () => held.calls[0].method === 'DELETE' && held.calls[0].signal.aborted };
     },
   },
+  {
+    name: 'AnswerClient.request (2026-07-28, an open answer stream)',
+    start: (pkg, signal) => {
+      const body = endlessBody();
+      const fetch = async (_input, init) => {
+        const { method, id } = JSON.parse(init.body);
+        if (method !== 'server/discover') return new Response(body.stream, sse());
+        return new Response(JSON.stringify({ jsonrpc: '2.0', id, result: { supportedVersions: ['2026-07-28'], capabilities: {} } }), { headers: { 'content-type': 'application/json' } });
+      };
+      const run = pkg.AnswerClient.connect(URL_, { fetch }).then((client) => client.request('tools/list', {}, { signal }));
+      return { waiting: () => body.log.pulls >= 2, run, released: () => body.log.cancelled };
+    },
+  },
 ];
 
 /**
- * Tests for every API under every shape of signal, run against the package `pkg`. Where the
- * runtime itself drops an abort for everything after a listener (workerd, for a listener that
- * throws or stops the propagation: its own `pipeTo` and `AbortSignal.any` miss it too), no code
- * can see that abort: the shape's test checks that limit of the platform instead, so that it
- * fails, and is looked at again, once the runtime delivers such an abort.
+ * The other read that settles while a read of the same signal waits on an open stream: it aborts
+ * the signal somewhere in its settling.
+ */
+const SETTLING = [
+  {
+    name: "aborted from the first read's onMessage",
+    settleFirst: async (pkg, shaped) => {
+      const body = new Response(concat(NOTE, ANSWER), sse());
+      const settled = await pkg.readAnswer(body, { signal: shaped.signal, onMessage: () => void shaped.abort() }).catch((error) => error);
+      ok(pkg.isAnswerError(settled) && settled.code === 'aborted', `the first read settled with ${show(settled)}, not aborted`);
+    },
+  },
+  {
+    name: 'aborted as the first read settles with its answer',
+    settleFirst: async (pkg, shaped) => {
+      // Aborted in the microtask turn the first read resolves in, before its own promise is observed.
+      const first = pkg.readAnswer(new Response(ANSWER.slice(), sse()), { signal: shaped.signal });
+      void first.then(() => shaped.abort());
+      const answer = await first;
+      ok(answer.id === 1, `the first read gave ${show(answer)}, not its answer`);
+    },
+  },
+];
+
+/**
+ * Tests for every API under every shape of signal, run against the package `pkg`, and for a
+ * signal that aborts while another read of it settles.
  */
 export function signalTests(pkg) {
   const tests = [];
   for (const shape of SIGNAL_SHAPES) {
-    let probed;
-    const probe = () => (probed ??= platformKeepsAbort(shape));
     tests.push({
-      name: `signals: a signal with ${shape.name}: the platform's own follower sees the abort, or no later listener does`,
+      name: `signals: a signal with ${shape.name}: where a listener can hide its abort from the platform's follower (workerd), scheduler.wait on it sees the abort`,
       run: async () => {
-        const kept = await probe();
-        if (!kept.follower) ok(!kept.anyoneAfter, 'the platform drops the abort for its own follower, yet a later listener saw it');
+        const seen = await platformSeesAbort(shape);
+        ok(seen.follower || seen.nativeWait, `neither the platform's follower nor a scheduler.wait saw the abort: ${show(seen)}`);
       },
     });
     for (const api of APIS) {
       tests.push({
-        name: `signals: ${api.name}, a signal with ${shape.name}, aborts within ${BOUND_MS} ms (where the platform delivers the abort)`,
-        run: async () => {
-          const kept = await probe();
-          if (kept.follower) await checkAbort(pkg, api, shape);
-          else ok(!kept.anyoneAfter, 'the platform drops the abort, yet a later listener saw it');
-        },
+        name: `signals: ${api.name}, a signal with ${shape.name}, aborts within ${BOUND_MS} ms`,
+        run: () => checkAbort(pkg, api, shape),
+      });
+    }
+    if (shape.abortsItself) continue;
+    for (const kase of SETTLING) {
+      tests.push({
+        name: `signals: a signal with ${shape.name}, ${kase.name}: another read of it, waiting on an open stream, ends within ${BOUND_MS} ms`,
+        run: () => checkSettling(pkg, shape, kase),
       });
     }
   }
@@ -213,27 +321,57 @@ export function signalTests(pkg) {
 }
 
 /**
- * Whether the runtime delivers an abort of a signal of `shape` to `AbortSignal.any`'s follower of
- * it, and to a listener added after the shape's own.
+ * Whether the runtime delivers an abort of a signal of `shape` to `AbortSignal.any`'s follower
+ * of it, and to a `scheduler.wait` on it where the runtime has one (workerd; `nativeWait` is
+ * `undefined` elsewhere). workerd ends the dispatch at a listener that throws or stops it, its
+ * follower included, but cancels the signal's waits before it dispatches: the package's watch
+ * rests on that.
  */
-async function platformKeepsAbort(shape) {
+async function platformSeesAbort(shape) {
   const stopSwallowing = swallowListenerFailures();
   try {
     const shaped = shape.make();
     const follower = AbortSignal.any([shaped.signal]);
-    let anyoneAfter = false;
-    shaped.signal.addEventListener('abort', () => (anyoneAfter = true));
+    let nativeWait;
+    const wait = globalThis.scheduler?.wait;
+    if (typeof wait === 'function') {
+      nativeWait = false;
+      wait.call(globalThis.scheduler, TIMEOUT_MS * 4, { signal: shaped.signal }).then(noop, () => (nativeWait = true));
+    }
     await shaped.abort();
     await delay(0);
-    return { follower: follower.aborted, anyoneAfter };
+    return { follower: follower.aborted, nativeWait };
   } finally {
     stopSwallowing();
   }
 }
 
+/** Whether the platform's pipe ends on an abort while its source is idle (all but workerd's do), found once. */
+let pipeSeesIdleAbort;
+function platformPipeSeesIdleAbort() {
+  pipeSeesIdleAbort ??= (async () => {
+    const controller = new AbortController();
+    const body = endlessBody();
+    const reader = body.stream.pipeThrough(new TransformStream(), { signal: controller.signal }).getReader();
+    await reader.read();
+    let ended = false;
+    reader.read().then(
+      () => (ended = true),
+      () => (ended = true),
+    );
+    await delay(WAIT_MS);
+    controller.abort();
+    await delay(BOUND_MS);
+    body.nudge(); // the pipe ends now, whatever it is
+    return ended;
+  })();
+  return pipeSeesIdleAbort;
+}
+
 async function checkAbort(pkg, api, shape) {
   const stopSwallowing = swallowListenerFailures();
   try {
+    const idleAbortEndsPipe = api.pipe ? await platformPipeSeesIdleAbort() : true;
     const shaped = shape.make();
     const started = api.start(pkg, shaped.signal);
     let settled;
@@ -246,12 +384,48 @@ async function checkAbort(pkg, api, shape) {
     await delay(WAIT_MS);
     ok(settled === undefined, `the API settled before its signal aborted: ${show(settled)}`);
     await shaped.abort();
+    if (!idleAbortEndsPipe) {
+      // workerd: the pipe holds until its source moves. Checked, so that this is looked at again
+      // once workerd's pipe ends at the abort; then the source sends one more chunk.
+      await Promise.race([running, delay(BOUND_MS)]);
+      ok(settled === undefined, "the pipe ended while its source was idle, which this runtime's pipe did not do before");
+      started.nudge();
+    }
     await Promise.race([running, delay(BOUND_MS)]);
     ok(settled !== undefined, `the API had not settled ${BOUND_MS} ms after the abort`);
     ok('error' in settled, `the API resolved after the abort: ${show(settled.value)}`);
-    if (started.throwsReason) ok(settled.error === shaped.signal.reason, `the loop threw ${show(settled.error)}, not the reason`);
+    if (started.throwsReason) ok(settled.error === shaped.signal.reason, `the API threw ${show(settled.error)}, not the reason`);
     else ok(pkg.isAnswerError(settled.error) && settled.error.code === shaped.code, `settled with ${show(settled.error)}, not ${shaped.code}`);
     ok(started.released(), 'what the API waited on was not released');
+  } finally {
+    stopSwallowing();
+  }
+}
+
+/**
+ * A read waiting on an open stream, with a signal of `shape`, while `kase` runs a first read of
+ * the same signal and aborts it somewhere in its settling: the waiting read ends `aborted` within
+ * the bound, its stream released.
+ */
+async function checkSettling(pkg, shape, kase) {
+  const stopSwallowing = swallowListenerFailures();
+  try {
+    const shaped = shape.make();
+    const body = endlessBody();
+    let settled;
+    const other = pkg.readAnswer(new Response(body.stream, sse()), { signal: shaped.signal }).then(
+      (value) => (settled = { value }),
+      (error) => (settled = { error }),
+    );
+    for (let turns = 0; body.log.pulls < 2 && turns < 100; turns++) await delay(1);
+    ok(body.log.pulls >= 2, 'the other read never reached its wait');
+    await kase.settleFirst(pkg, shaped);
+    ok(shaped.signal.aborted, 'the first read did not abort the signal');
+    ok(settled === undefined || 'error' in settled, `the other read resolved: ${show(settled?.value)}`);
+    await Promise.race([other, delay(BOUND_MS)]);
+    ok(settled !== undefined, `the other read had not settled ${BOUND_MS} ms after the abort`);
+    ok(pkg.isAnswerError(settled.error) && settled.error.code === 'aborted', `the other read settled with ${show(settled.error ?? settled.value)}, not aborted`);
+    ok(body.log.cancelled, "the other read's stream was not released");
   } finally {
     stopSwallowing();
   }
@@ -291,15 +465,27 @@ function delay(ms) {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-/** A stream of one notification, then nothing, for ever. */
+/**
+ * A stream of one notification, then nothing, for ever; `nudge()` gives its pending pull one more
+ * notification (for a pipe that notices an abort only at its source's next chunk).
+ */
 function endlessBody() {
   const log = { pulls: 0, cancelled: false };
+  let wake = noop;
   const stream = new ReadableStream(
     {
       pull(controller) {
         log.pulls++;
         if (log.pulls === 1) controller.enqueue(NOTE.slice());
-        else return new Promise(() => undefined);
+        else {
+          return new Promise((resolve) => {
+            wake = () => {
+              wake = noop;
+              if (!log.cancelled) controller.enqueue(NOTE.slice());
+              resolve();
+            };
+          });
+        }
       },
       cancel() {
         log.cancelled = true;
@@ -307,7 +493,17 @@ function endlessBody() {
     },
     { highWaterMark: 0 },
   );
-  return { stream, log };
+  return { stream, log, nudge: () => wake() };
+}
+
+function concat(...parts) {
+  const all = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
+  let at = 0;
+  for (const part of parts) {
+    all.set(part, at);
+    at += part.length;
+  }
+  return all;
 }
 
 /** An async iterable of one notification, then nothing, for ever. */

@@ -34,10 +34,11 @@ type SignalPlan =
   | { readonly kind: 'at'; readonly ms: number; readonly reason: ReasonKind };
 
 /**
- * A listener of the caller's own on its signal: a plain one, an `onabort`, one that stops the
- * event's propagation, or (`any`) the signal given is `AbortSignal.any` over the caller's.
+ * A listener of the caller's own on its signal: a plain one, an `onabort`, one that throws, one
+ * that stops the event's propagation, or (`any`) the signal given is `AbortSignal.any` over the
+ * caller's.
  */
-export type ForeignListener = 'listener' | 'onabort' | 'stops' | 'any';
+export type ForeignListener = 'listener' | 'onabort' | 'throws' | 'stops' | 'any';
 
 export interface ExchangeInput {
   /** 2025-11-25, or 2026-07-28 declared in the message's `_meta` or only in the caller's `MCP-Protocol-Version`. */
@@ -272,7 +273,7 @@ function anyExchangeArb(url: string): fc.Arbitrary<ExchangeInput> {
       patchedSignal: fc.constantFrom(false, false, false, true),
       foreignListeners: fc.oneof(
         { weight: 1, arbitrary: fc.constant<readonly ForeignListener[]>([]) },
-        { weight: 2, arbitrary: fc.array(fc.constantFrom<ForeignListener>('listener', 'onabort', 'stops', 'any'), { minLength: 1, maxLength: 3 }) },
+        { weight: 2, arbitrary: fc.array(fc.constantFrom<ForeignListener>('listener', 'onabort', 'throws', 'stops', 'any'), { minLength: 1, maxLength: 3 }) },
       ),
       onMessage: fc.oneof(
         { weight: 3, arbitrary: fc.constantFrom<OnMessagePlan>({ kind: 'none' }, { kind: 'record' }) },
@@ -319,10 +320,46 @@ function withForeignListeners(signal: AbortSignal, plan: readonly ForeignListene
     // Node's onabort setter calls the signal's own methods, which a patched signal has replaced.
     else if (kind === 'onabort' && !Object.prototype.hasOwnProperty.call(given, 'addEventListener')) given.onabort = () => undefined;
     else if (kind === 'stops') EventTarget.prototype.addEventListener.call(given, 'abort', (event) => event.stopImmediatePropagation());
-    else EventTarget.prototype.addEventListener.call(given, 'abort', () => undefined);
+    else if (kind === 'throws') {
+      EventTarget.prototype.addEventListener.call(given, 'abort', () => {
+        throw new Error(LISTENER_FAILURE);
+      });
+    } else EventTarget.prototype.addEventListener.call(given, 'abort', () => undefined);
   }
   const before = new Map([signal, given].map((on) => [on, getEventListeners(on, 'abort').length]));
   return { signal: given, listeners: (on) => before.get(on) ?? 0 };
+}
+
+/** The message of the error a caller's throwing listener throws. */
+const LISTENER_FAILURE = 'a listener of the caller failed (fuzz)';
+
+/** The uncaught errors other than {@link LISTENER_FAILURE} while listener failures were expected, oldest first. */
+const unexpectedUncaught: unknown[] = [];
+let expectingFailures = 0;
+let savedUncaughtHandlers: NodeJS.UncaughtExceptionListener[] = [];
+
+/**
+ * Node reports what a listener throws as an uncaught exception, which would end the worker (or
+ * fail vitest's run). While a case with a throwing listener runs, that error is expected and
+ * swallowed; any other uncaught error is recorded, for the case to fail with. The handlers that
+ * were there come back when the last such case ends. Returns that end.
+ */
+function expectListenerFailures(): () => void {
+  if (expectingFailures++ === 0) {
+    savedUncaughtHandlers = process.listeners('uncaughtException');
+    process.removeAllListeners('uncaughtException');
+    process.on('uncaughtException', (error) => {
+      if (!(error instanceof Error && error.message === LISTENER_FAILURE)) unexpectedUncaught.push(error);
+    });
+  }
+  let ended = false;
+  return () => {
+    if (ended) return;
+    ended = true;
+    if (--expectingFailures > 0) return;
+    process.removeAllListeners('uncaughtException');
+    for (const handler of savedUncaughtHandlers) process.on('uncaughtException', handler);
+  };
 }
 
 /** The message an input sends. */
@@ -416,6 +453,20 @@ const TRIES = 3;
 
 async function checkOnce(input: ExchangeInput): Promise<string> {
   const mark = markProcess();
+
+  // A throwing listener's error is reported on the turn after the abort: expected until the case ends.
+  const endExpecting = input.foreignListeners?.includes('throws') === true ? expectListenerFailures() : undefined;
+  const uncaughtBefore = unexpectedUncaught.length;
+  try {
+    return await checkCase(input, mark);
+  } finally {
+    endExpecting?.();
+    const uncaught = unexpectedUncaught.slice(uncaughtBefore);
+    ensure(uncaught.length === 0, () => `an uncaught error: ${show(String(uncaught[0]))}`);
+  }
+}
+
+async function checkCase(input: ExchangeInput, mark: ReturnType<typeof markProcess>): Promise<string> {
   const message = messageOf(input);
   const isRequest = input.kind === 'request';
   const modern = input.era !== 'legacy';

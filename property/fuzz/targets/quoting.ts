@@ -25,7 +25,7 @@
  */
 import fc from 'fast-check';
 import { jsonLine, neverPrint, textLine } from '../../../src/cli/output.js';
-import { describeValue, PREFIX, prefixText, quoteText } from '../../../src/vocabulary/describe-value.js';
+import { describeValue, DETAIL_PREFIX, PREFIX, prefixText, quoteText } from '../../../src/vocabulary/describe-value.js';
 import type { AnswerDetail } from '../../../src/vocabulary/errors.js';
 import { answerError, bareServerText, nothingRead, said, serverText, written, type Failure } from '../../../src/vocabulary/failure.js';
 import { MIN_SECRET_LENGTH, REDACTED, Secrets } from '../../../src/vocabulary/secrets.js';
@@ -53,6 +53,8 @@ const MAX_TEXT = (1 << 20) + 4096;
 
 /** The most a quote takes: 64 characters, each escaped to at most 6, two quotes and an ellipsis. */
 const QUOTE_BOUND = 2 + 6 * PREFIX + 1;
+/** The most characters of a detail field: DETAIL_PREFIX of the server's, each escaped to at most 6, and an ellipsis. */
+const DETAIL_BOUND = 6 * DETAIL_PREFIX + 1;
 const LINE_PREFIX = 'sse-answer: ';
 const LINE_BOUND = LINE_PREFIX.length + 2048 + 1;
 
@@ -325,9 +327,16 @@ function checkQuoting(input: QuotingInput): void {
   ensure(error.message === expected, () => `answerError's message is ${shown(error.message)}, not ${shown(expected)}`);
   // The message is its words and quotes of the redacted text, which holds no secret: its own quote
   // marks beside the server's text may spell one that starts with a quote, which is no secret repeated.
+  // A detail field escapes as a text line does: a `\u` escape beside the server's text may spell part of a secret.
   for (const [path, value] of stringsOf(error.detail, true)) {
-    const leak = leakIn(value, forms);
+    const leak = leakIn(value, forms, MARKER_OR_ESCAPE);
     ensure(leak === undefined, () => `answerError's detail, ${path}: ${leak}`);
+  }
+  // The detail's fields of the server's text (all but `answer`, its JSON as parsed): bounded, escaped.
+  for (const [path, value] of stringsOf({ ...error.detail, answer: undefined }, true)) {
+    ensure(value.length <= DETAIL_BOUND, () => `answerError's detail, ${path}: ${value.length} characters, over ${DETAIL_BOUND}`);
+    const unsafe = unsafeIn(value, true);
+    ensure(unsafe === undefined, () => `answerError's detail, ${path}: ${unsafe}`);
   }
 
   // Secrets.redactValue: every string value, and every key below the top, redacted as redact() does; the tree untouched.
