@@ -5,12 +5,13 @@ import { budgetTarget } from './targets/budget.js';
 import { exchangeTarget } from './targets/exchange.js';
 import { parseJsonTarget } from './targets/parse-json.js';
 import { quotingTarget } from './targets/quoting.js';
+import { quotingSitesTarget } from './targets/quoting-sites.js';
 import { readAnswerTarget } from './targets/read-answer.js';
 import { scannerTarget } from './targets/scanner.js';
 import { selectorTarget } from './targets/selector.js';
 
 /** Every target. */
-export const targets: readonly FuzzTarget[] = [scannerTarget, selectorTarget, answerTarget, budgetTarget, readAnswerTarget, parseJsonTarget, exchangeTarget, quotingTarget];
+export const targets: readonly FuzzTarget[] = [scannerTarget, selectorTarget, answerTarget, budgetTarget, readAnswerTarget, parseJsonTarget, exchangeTarget, quotingTarget, quotingSitesTarget];
 
 /** The target called `name`; throws with the list for an unknown name. */
 export function targetNamed(name: string): FuzzTarget {

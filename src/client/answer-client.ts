@@ -299,7 +299,7 @@ export class AnswerClient {
       ended = this.#sessionId;
       this.#sessionId = issued;
     }
-    if (ended !== undefined) void endAbandonedSession(this.#url, this.#settings, ended, this.protocolVersion).catch(() => undefined);
+    if (ended !== undefined) void endAbandonedSession(this.#url, this.#settings, ended, this.protocolVersion);
   }
 
   #plan(message: JsonObject, headers: Headers | undefined): ReturnType<typeof planMessage> {

@@ -46,9 +46,10 @@ export async function endSession(
 
 /**
  * Ends a session nobody will use: one a failed handshake opened, or one a later answer replaced.
- * Best effort, under a deadline of its own and none of the caller's signals: a session id that
- * arrived is always ended, even when the caller's abort is what failed the exchange.
+ * Best effort (it never rejects), under a deadline of its own and none of the caller's signals:
+ * a session id that arrived is always ended, even when the caller's abort is what failed the
+ * exchange.
  */
-export async function endAbandonedSession(url: string | URL, settings: ExchangeSettings, sessionId: string, version: string | undefined): Promise<void> {
-  await endSession(url, { ...settings, signal: undefined }, sessionId, version);
+export function endAbandonedSession(url: string | URL, settings: ExchangeSettings, sessionId: string, version: string | undefined): Promise<unknown> {
+  return endSession(url, { ...settings, signal: undefined }, sessionId, version).catch(() => undefined);
 }

@@ -39,14 +39,12 @@ function describe(value: unknown): string {
  * (a string of `detail.answer`, which is the server's JSON as parsed).
  */
 export function quoteText(text: string): string {
-  const cut = cutText(text);
-  return `"${escapeText(cut)}${cut.length < text.length ? '…' : ''}"`;
+  return `"${prefixText(text)}"`;
 }
 
 /** A text for a message, unquoted: its first {@link PREFIX} characters and an ellipsis when cut, escaped as {@link quoteText} escapes. */
 export function prefixText(text: string): string {
-  const cut = cutText(text);
-  return `${escapeText(cut)}${cut.length < text.length ? '…' : ''}`;
+  return bounded(text, PREFIX, escapeText);
 }
 
 /**
@@ -69,16 +67,14 @@ const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066
  * character {@link quoteText} escapes written `\uXXXX`. Quotes and backslashes stay as they are.
  */
 export function detailText(text: string): string {
-  const cut = cutText(text, DETAIL_PREFIX);
-  const safe = cut.replace(UNSAFE, unicodeEscape);
-  return cut.length < text.length ? `${safe}…` : safe;
+  return bounded(text, DETAIL_PREFIX, (cut) => cut.replace(UNSAFE, unicodeEscape));
 }
 
-/** The first `limit` characters, without splitting a surrogate pair at the cut. */
-function cutText(text: string, limit = PREFIX): string {
-  if (text.length <= limit) return text;
+/** The first `limit` characters of `text` (never half a surrogate pair), escaped, and an ellipsis when it was cut. */
+function bounded(text: string, limit: number, escape: (text: string) => string): string {
+  if (text.length <= limit) return escape(text);
   const end = (text.charCodeAt(limit - 1) & 0xfc00) === 0xd800 ? limit - 1 : limit;
-  return text.slice(0, end);
+  return `${escape(text.slice(0, end))}…`;
 }
 
 /** `text` as the inside of a JSON string, with what JSON leaves raw but a terminal acts on escaped too. */

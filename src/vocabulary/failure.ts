@@ -11,6 +11,7 @@
 
 import { describeValue, detailText, prefixText, quoteText } from './describe-value.js';
 import { AnswerError, type AnswerDetail, type AnswerErrorCode, type MalformedReason } from './errors.js';
+import { mapStrings } from './json-tree.js';
 import type { Secrets } from './secrets.js';
 
 /** Text the server sent, inside a failure's message. */
@@ -89,14 +90,8 @@ export function answerError(failure: Failure, secrets?: Secrets): AnswerError {
  */
 function heldDetail(detail: AnswerDetail): AnswerDetail {
   const { answer, ...fields } = detail;
-  return { ...(held(fields) as AnswerDetail), ...(answer === undefined ? {} : { answer }) };
-}
-
-/** `value` with every string in it, keys too, as {@link detailText} gives it (a detail is a small tree of plain objects). */
-function held(value: unknown): unknown {
-  if (typeof value === 'string') return detailText(value);
-  if (typeof value !== 'object' || value === null) return value;
-  return Object.fromEntries(Object.entries(value).map(([key, inner]) => [detailText(key), held(inner)]));
+  const held = mapStrings(fields, detailText) as AnswerDetail;
+  return answer === undefined ? held : { ...held, answer };
 }
 
 /** A message written out: the package's words as they are, the server's text quoted, its secrets redacted first. */

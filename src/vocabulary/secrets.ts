@@ -6,6 +6,8 @@
  * @module
  */
 
+import { mapStrings } from './json-tree.js';
+
 /** What a secret is replaced by wherever it appears in text an error quotes or carries. */
 export const REDACTED = '[redacted]';
 
@@ -61,7 +63,9 @@ function decodeEscape(text: string, at: number): number {
  * `redactValue` for JSON data). A value shorter than 8 characters is not taken.
  * Each is redacted as sent, JSON-escaped (a body), and under any
  * percent-encoding (a `Location` query: `encodeURIComponent`'s, a form's, one that leaves `/` or
- * `~` alone, upper or lower case hex) — the text is read through its percent-escapes as well.
+ * `~` alone, upper or lower case hex) — the text is read through its percent-escapes as well, and
+ * `encodeURIComponent`'s and a form's encodings (either case of hex) are also found as they are,
+ * whatever comes before them.
  */
 export class Secrets {
   /** The secrets as sent, and their JSON-escaped forms, longest first once sorted (so a secret inside another goes with it). */
@@ -71,7 +75,12 @@ export class Secrets {
   /** Adds a secret value (one shorter than 8 characters is none). */
   add(value: string): void {
     if (value.length < MIN_SECRET_LENGTH) return;
-    for (const form of [value, JSON.stringify(value).slice(1, -1)]) {
+    const encoded = encodeURIComponent(value);
+    // The percent-encodings a server most plausibly reflects are also found as they are: read
+    // through its escapes, a text whose `%` or `%X` comes just before one (`%1A%25…` for a secret
+    // `1A%…`) takes the secret's first characters into an escape of its own.
+    const forms = [value, JSON.stringify(value).slice(1, -1), encoded, encoded.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase()), new URLSearchParams([['', value]]).toString().slice(1)];
+    for (const form of forms) {
       if (!this.#forms.includes(form)) {
         this.#forms.push(form);
         this.#sorted = false;
@@ -196,36 +205,6 @@ export class Secrets {
    */
   redactValue<T>(value: T): T {
     if (this.#forms.length === 0) return value;
-    return redactTree(value, (text) => this.redact(text));
+    return mapStrings(value, (text) => this.redact(text));
   }
-}
-
-/** A copy of the JSON tree `value` (no cycles: it came from `JSON.parse` or this package) with `redact` applied to every string, built bottom-up with an explicit stack. */
-function redactTree<T>(value: T, redact: (text: string) => string): T {
-  if (typeof value === 'string') return redact(value) as T;
-  if (typeof value !== 'object' || value === null) return value;
-  // Post-order over the tree: each container is rebuilt once its children are.
-  const done = new Map<object, unknown>();
-  const stack: { node: object; expanded: boolean }[] = [{ node: value, expanded: false }];
-  while (stack.length > 0) {
-    const top = stack[stack.length - 1]!;
-    const entries = Object.entries(top.node) as [string, unknown][];
-    if (!top.expanded) {
-      top.expanded = true;
-      for (const [, child] of entries) {
-        if (typeof child === 'object' && child !== null && !done.has(child)) stack.push({ node: child, expanded: false });
-      }
-      continue;
-    }
-    stack.pop();
-    let changed = false;
-    const rebuilt = entries.map(([key, child]): [string, unknown] => {
-      const newKey = top.node === value ? key : redact(key);
-      const newChild = typeof child === 'string' ? redact(child) : typeof child === 'object' && child !== null ? done.get(child) : child;
-      if (newKey !== key || newChild !== child) changed = true;
-      return [newKey, newChild];
-    });
-    done.set(top.node, !changed ? top.node : Array.isArray(top.node) ? rebuilt.map(([, child]) => child) : Object.fromEntries(rebuilt));
-  }
-  return done.get(value) as T;
 }

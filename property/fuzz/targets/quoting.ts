@@ -1,9 +1,10 @@
 /**
- * Every site that quotes what a server sent (issue 35): generated server texts — up to about
+ * Every function that quotes what a server sent (issue 35): generated server texts — up to about
  * 1 MiB, of every control, bidi, separator and surrogate character, with the exchange's secrets
  * embedded anywhere, as sent, percent-encoded or JSON-escaped, cut, repeated, next to pieces of
  * the `[redacted]` marker — through `quoteText`, `prefixText`, `describeValue`, `Secrets`
- * (`redact`, `redactValue`), `answerError` and the CLI's `jsonLine` and `textLine`. Checked:
+ * (`redact`, `redactValue`), `answerError` and the CLI's `jsonLine` and `textLine`. The sites
+ * that call them, reached through the public APIs, are the `quoting-sites` target's. Checked:
  *
  * - the bounds: a quote is its first 64 characters (63 before a split surrogate pair), each
  *   escaped to at most 6, so at most 387 characters; a text line at most 2048 after its prefix;
@@ -378,7 +379,7 @@ function checkQuoting(input: QuotingInput): void {
 
 export const quotingTarget = defineTarget<QuotingInput>({
   name: 'quoting',
-  summary: 'server text through every quoting site: bounded, escaped, decoding to what it says, no secret left',
+  summary: 'server text through every quoting function: bounded, escaped, decoding to what it says, no secret left',
   async: false,
   arbitrary: inputArb,
   check: checkQuoting,

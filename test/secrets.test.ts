@@ -1,0 +1,40 @@
+/**
+ * secrets.ts: `Secrets.redact` under the percent-encodings a server reflects. The rule's whole
+ * reach under generated texts is the fuzz targets `quoting` and `quoting-sites`; this pins the
+ * case `quoting-sites` found, where a `%` or `%X` just before an encoded secret takes its first
+ * characters into an escape of its own when the text is read through its escapes.
+ */
+
+import { describe, expect, test } from 'vitest';
+import { REDACTED, Secrets } from '../src/vocabulary/secrets.js';
+
+function secretsOf(...values: string[]): Secrets {
+  const secrets = new Secrets();
+  for (const value of values) secrets.add(value);
+  return secrets;
+}
+
+describe('Secrets.redact: an encoded secret after a stray escape start', () => {
+  test.each([
+    ['1A%AAAAAAA', '%'],
+    ['ab+cdefgh/ij', '%2'],
+    ['key!*\'-~secret', '%'],
+  ])('%s, encoded, after %s: redacted in every common encoding', (secret, before) => {
+    const secrets = secretsOf(secret);
+    const lowerHex = (text: string) => text.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase());
+    for (const encoded of [encodeURIComponent(secret), lowerHex(encodeURIComponent(secret)), new URLSearchParams({ t: secret }).toString().slice(2)]) {
+      const out = secrets.redact(`${before}${encoded} tail`);
+      expect(out, encoded).toBe(`${before}${REDACTED} tail`);
+    }
+  });
+
+  test('read through its escapes as before: a secret percent-encoded byte by byte', () => {
+    const secret = 'Hostile~Token';
+    const everyByte = [...new TextEncoder().encode(secret)].map((byte) => `%${byte.toString(16).toUpperCase().padStart(2, '0')}`).join('');
+    expect(secretsOf(secret).redact(`x=${everyByte}&y`)).toBe(`x=${REDACTED}&y`);
+  });
+
+  test('nothing changes where there is no secret', () => {
+    expect(secretsOf('1A%AAAAAAA').redact('%1A%25AAAAAA! not it')).toBe('%1A%25AAAAAA! not it');
+  });
+});
