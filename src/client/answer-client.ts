@@ -11,7 +11,7 @@ import { invalid } from '../vocabulary/check-argument.js';
 import { answerError, nothingRead, stopped, type Failure } from '../vocabulary/failure.js';
 import type { JsonObject, JsonRpcMessage, JsonRpcRequestId, JsonRpcResponse } from '../vocabulary/json-rpc.js';
 import { objectOf } from './discover-outcome.js';
-import { endAbandonedSession, endSession } from './end-session.js';
+import { endAbandonedSession, endSession, sessionIssued } from './end-session.js';
 import { isProtocolVersion, type McpEra } from './era.js';
 import { checkExchangeOptions, checkSignal, type ExchangeOptions, type ExchangeSettings } from './exchange-options.js';
 import { noAnswer, planMessage, runExchange, type ExchangeOutcome } from './exchange.js';
@@ -277,29 +277,19 @@ export class AnswerClient {
           if (asked !== undefined) void this.#reply(asked.id, asked.request, request.signal);
         },
       });
-      if (method === 'initialize') this.#keepSession(outcome);
+      if (method === 'initialize') {
+        // The session of an `initialize` the caller sent itself (with no handshake): held when the
+        // answer came, so that `close()` ends it, the one it replaces ended; ended at once when the
+        // exchange failed or the client closed. (A server assigns sessions at initialization; an
+        // id on another response is not one the client took, as with the SDKs' transports.)
+        const [held, ended] = sessionIssued(this.#sessionId, outcome.headers?.get('mcp-session-id'), outcome.kind === 'answered' && !this.#closed);
+        this.#sessionId = held;
+        if (ended !== undefined) void endAbandonedSession(this.#url, this.#settings, ended, this.protocolVersion);
+      }
       return { outcome, id };
     } finally {
       request.abort();
     }
-  }
-
-  /**
-   * The 2025 session id of an `initialize` the caller sent itself (with no handshake), when it is
-   * not the one held: held when the answer came, so that `close()` ends it, and any session it
-   * replaces is ended; ended at once when the exchange failed or the client closed. A session id
-   * that arrived is always ended. (A server assigns sessions at initialization; an id on another
-   * response is not one the client took, as with the SDKs' transports.)
-   */
-  #keepSession(outcome: ExchangeOutcome): void {
-    const issued = outcome.headers?.get('mcp-session-id') ?? undefined;
-    if (issued === undefined || issued === this.#sessionId) return;
-    let ended: string | undefined = issued;
-    if (outcome.kind === 'answered' && !this.#closed) {
-      ended = this.#sessionId;
-      this.#sessionId = issued;
-    }
-    if (ended !== undefined) void endAbandonedSession(this.#url, this.#settings, ended, this.protocolVersion);
   }
 
   #plan(message: JsonObject, headers: Headers | undefined): ReturnType<typeof planMessage> {

@@ -11,7 +11,7 @@ import { ownController } from '../drivers/abort-watch.js';
 import { invalid } from '../vocabulary/check-argument.js';
 import { answerError } from '../vocabulary/failure.js';
 import type { JsonRpcMessage } from '../vocabulary/json-rpc.js';
-import { endSession } from './end-session.js';
+import { endSession, sessionIssued } from './end-session.js';
 import { eraOf } from './era.js';
 import { checkExchangeOptions, checkSignal, type ExchangeOptions, type ExchangeSettings } from './exchange-options.js';
 import { planMessage, runExchange, type ExchangeOutcome, type PlannedMessage } from './exchange.js';
@@ -205,14 +205,9 @@ export class AnswerTransport {
     // its DELETE later and the server would hold it until it expires. Started before the answer
     // is delivered, so that the DELETE carries the version that session was on, not the one the
     // client sets next.
-    let ending: Promise<void> | undefined;
-    if (issued != null && issued !== this.sessionId) {
-      if (this.#closed) ending = this.#endAside(issued);
-      else {
-        if (this.sessionId !== undefined) ending = this.#endAside(this.sessionId);
-        this.sessionId = issued;
-      }
-    }
+    const [held, ended] = sessionIssued(this.sessionId, issued, !this.#closed);
+    this.sessionId = held;
+    const ending = ended === undefined ? undefined : this.#endAside(ended);
     try {
       switch (outcome.kind) {
         case 'answered':

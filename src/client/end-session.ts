@@ -46,10 +46,20 @@ export async function endSession(
 
 /**
  * Ends a session nobody will use: one a failed handshake opened, or one a later answer replaced.
- * Best effort (it never rejects), under a deadline of its own and none of the caller's signals:
- * a session id that arrived is always ended, even when the caller's abort is what failed the
- * exchange.
+ * Best effort (its failure is a value, as `endSession`'s), under a deadline of its own and none
+ * of the caller's signals: a session id that arrived is always ended, even when the caller's
+ * abort is what failed the exchange.
  */
-export function endAbandonedSession(url: string | URL, settings: ExchangeSettings, sessionId: string, version: string | undefined): Promise<unknown> {
-  return endSession(url, { ...settings, signal: undefined }, sessionId, version).catch(() => undefined);
+export function endAbandonedSession(url: string | URL, settings: ExchangeSettings, sessionId: string, version: string | undefined): Promise<SessionEnd> {
+  return endSession(url, { ...settings, signal: undefined }, sessionId, version);
+}
+/**
+ * The rule for a session id `issued` with an `initialize`'s response, while `held` is held:
+ * `[the session held now, the session to end]`. With `keep` (the client takes it), it is held
+ * and the one it replaces is ended; else it is ended. One already held, or none, changes
+ * nothing. Every session id that arrived is so ended exactly once.
+ */
+export function sessionIssued(held: string | undefined, issued: string | null | undefined, keep: boolean): readonly [held: string | undefined, ended: string | undefined] {
+  if (issued == null || issued === held) return [held, undefined];
+  return keep ? [issued, held] : [held, issued];
 }

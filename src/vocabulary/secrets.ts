@@ -78,8 +78,9 @@ export class Secrets {
     const encoded = encodeURIComponent(value);
     // The percent-encodings a server most plausibly reflects are also found as they are: read
     // through its escapes, a text whose `%` or `%X` comes just before one (`%1A%25…` for a secret
-    // `1A%…`) takes the secret's first characters into an escape of its own.
-    const forms = [value, JSON.stringify(value).slice(1, -1), encoded, encoded.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase()), new URLSearchParams([['', value]]).toString().slice(1)];
+    // `1A%…`) takes the secret's first characters into an escape of its own. (Every `%` of
+    // `encodeURIComponent`'s output begins an escape, so `%..` is one.)
+    const forms = [value, JSON.stringify(value).slice(1, -1), encoded, encoded.replace(/%../g, (escape) => escape.toLowerCase()), new URLSearchParams([['', value]]).toString().slice(1)];
     for (const form of forms) {
       if (!this.#forms.includes(form)) {
         this.#forms.push(form);

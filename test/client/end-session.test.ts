@@ -7,7 +7,7 @@
  */
 
 import { describe, expect, test } from 'vitest';
-import { endSession, type SessionEnd } from '../../src/client/end-session.js';
+import { endAbandonedSession, endSession, sessionIssued, type SessionEnd } from '../../src/client/end-session.js';
 import type { ExchangeOptions } from '../../src/client/exchange-options.js';
 import { written, type Failure } from '../../src/vocabulary/failure.js';
 import { nextTurn } from '../helpers/bodies.js';
@@ -108,5 +108,28 @@ describe('its deadline and signals', () => {
   test('the deadline of the settings bounds it: timeout', async () => {
     const { settings } = ending(() => never(), { timeoutMs: 5 });
     expect(failureOf(await endSession(URL_, settings, 's', undefined)).code).toBe('timeout');
+  });
+});
+
+describe('endAbandonedSession: a DELETE under its own deadline, whatever the caller aborted', () => {
+  test("sent with the caller's signal already aborted, and never rejects", async () => {
+    const { fetch, sent } = scriptedFetch(() => Promise.reject(new TypeError('fetch failed')));
+    const settings = settingsOf({ fetch, signal: AbortSignal.abort(new Error('gone')) });
+    await expect(endAbandonedSession(URL_, settings, 's-1', undefined)).resolves.toMatchObject({ kind: 'failed' });
+    expect(trail(sent)).toEqual(['DELETE']);
+    expect(sent[0]!.signal!.aborted).toBe(false);
+  });
+});
+
+describe('sessionIssued: [the session held, the session to end] after an initialize\'s session id', () => {
+  test.each([
+    ['none issued', 'a', undefined, true, ['a', undefined]],
+    ['the one held', 'a', 'a', true, ['a', undefined]],
+    ['a first one, kept', undefined, 'b', true, ['b', undefined]],
+    ['another, kept: the old one ended', 'a', 'b', true, ['b', 'a']],
+    ['another, not kept: it is ended', 'a', 'b', false, ['a', 'b']],
+    ['a first one, not kept: it is ended', undefined, 'b', false, [undefined, 'b']],
+  ] as const)('%s', (_, held, issued, keep, expected) => {
+    expect(sessionIssued(held, issued, keep)).toEqual(expected);
   });
 });

@@ -47,6 +47,7 @@
  * against the functions themselves). A text holds each secret whole: a part of one is no secret.
  */
 import fc from 'fast-check';
+import { MARKER_OR_ESCAPE, timesArb, UNSAFE_CODES } from '../server-text.js';
 import {
   AnswerClient,
   AnswerTransport,
@@ -157,34 +158,16 @@ const URL_OF_SERVER = 'http://hostile.invalid/mcp';
 const SESSION = 'quoting-sites-session';
 
 const RAW_UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
-/**
- * What a secret may run into without being one: the marker, and a `\uXXXX` escape (of a message's
- * quote or of a detail field), whose hex digits beside the server's text could spell part of one.
- */
-const MARKER_OR_ESCAPE = /\[redacted\]|\\u[0-9a-f]{4}/;
 
 // ---------------------------------------------------------------------------------------------
 // Inputs
 // ---------------------------------------------------------------------------------------------
-
-function range(from: number, to: number): number[] {
-  return Array.from({ length: to - from }, (_, i) => from + i);
-}
-
-/** Every character a quote escapes beyond JSON's own, and C0, which JSON escapes. */
-const UNSAFE_CODES: readonly number[] = [...range(0, 0x20), 0x7f, ...range(0x80, 0xa0), 0x61c, 0x200e, 0x200f, ...range(0x202a, 0x202f), ...range(0x2066, 0x206a), 0x2028, 0x2029];
 
 const charArb: fc.Arbitrary<string> = fc.oneof(
   { weight: 6, arbitrary: fc.constantFrom(...UNSAFE_CODES).map((code) => String.fromCharCode(code)) },
   { weight: 2, arbitrary: fc.integer({ min: 0xd800, max: 0xdfff }).map((code) => String.fromCharCode(code)) },
   // A pair a cut may split, quotes and escapes of every syntax a site has, terminal sequences, plain text.
   { weight: 4, arbitrary: fc.constantFrom('\u{1f600}', '\u00e9', '\u200b', '\ufeff', '\u2026', '"', '\\', '%', ',', '=', ';', ' ', '\r\n', 'x', 'Bearer ', '[redacted]', '\u001b[2K', '\u009b31m', '\u001b]0;owned\u0007') },
-);
-
-const timesArb: fc.Arbitrary<number> = fc.oneof(
-  { weight: 48, arbitrary: fc.integer({ min: 1, max: 3 }) },
-  { weight: 5, arbitrary: fc.integer({ min: 4, max: 200 }) },
-  { weight: 1, arbitrary: fc.integer({ min: 1000, max: 1 << 20 }) },
 );
 
 const SECRET_CHARS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~+/=';

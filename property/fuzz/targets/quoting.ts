@@ -25,6 +25,7 @@
  * quote shows ESC — a collision of escaping, not a secret repeated.
  */
 import fc from 'fast-check';
+import { MARKER_OR_ESCAPE, timesArb, UNSAFE_CODES } from '../server-text.js';
 import { jsonLine, neverPrint, textLine } from '../../../src/cli/output.js';
 import { describeValue, DETAIL_PREFIX, PREFIX, prefixText, quoteText } from '../../../src/vocabulary/describe-value.js';
 import type { AnswerDetail } from '../../../src/vocabulary/errors.js';
@@ -61,8 +62,6 @@ const LINE_BOUND = LINE_PREFIX.length + 2048 + 1;
 
 /** What a leak may run into without being one: the marker. */
 const MARKER = /\[redacted\]/;
-/** In a text line, also an escape: `\u008d` and a server's `]0123456789` read "d]0123456789". */
-const MARKER_OR_ESCAPE = /\[redacted\]|\\u[0-9a-f]{4}/;
 
 /** Far more than a linear pass over the largest text takes (a few milliseconds). */
 const TIME_BOUND_MS = 2000;
@@ -70,24 +69,11 @@ const TIME_BOUND_MS = 2000;
 const UNSAFE_CONTROL = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]/;
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
-function range(from: number, to: number): number[] {
-  return Array.from({ length: to - from }, (_, i) => from + i);
-}
-
-/** Every character a quote escapes beyond JSON's own: and C0, which JSON escapes. */
-const UNSAFE_CODES: readonly number[] = [...range(0, 0x20), 0x7f, ...range(0x80, 0xa0), 0x61c, 0x200e, 0x200f, ...range(0x202a, 0x202f), ...range(0x2066, 0x206a), 0x2028, 0x2029];
-
 const charArb: fc.Arbitrary<string> = fc.oneof(
   { weight: 6, arbitrary: fc.constantFrom(...UNSAFE_CODES).map((code) => String.fromCharCode(code)) },
   { weight: 2, arbitrary: fc.integer({ min: 0xd800, max: 0xdfff }).map((code) => String.fromCharCode(code)) },
   // A pair split by a cut, quotes, escapes, the marker's pieces, invisible characters a terminal shows nothing of.
   { weight: 4, arbitrary: fc.constantFrom('\u{1f600}', '\u00e9', '\u200b', '\ufeff', '\u2026', '"', '\\', '%', '[', ']', ' ', '\r\n', 'x', 'Bearer ', REDACTED, '[redacted', 'redacted]', 'd]', '[r', '\u001b[2K', '\u009b31m') },
-);
-
-const timesArb: fc.Arbitrary<number> = fc.oneof(
-  { weight: 48, arbitrary: fc.integer({ min: 1, max: 3 }) },
-  { weight: 5, arbitrary: fc.integer({ min: 4, max: 200 }) },
-  { weight: 1, arbitrary: fc.integer({ min: 1000, max: 1 << 20 }) },
 );
 
 /** A secret's character: visible ASCII but the backslash (see the module), some latin1, often the marker's. */
