@@ -1219,7 +1219,7 @@ describe('chunk boundaries', () => {
 
   test('values cut from a large chunk equal those cut from small ones, at every length', () => {
     // A chunk of more than 16 KiB is read in pieces that end at a LF until a line is longer than a
-    // piece, then whole, its values detached; from chunks of 100 bytes, every value is a plain slice.
+    // piece, then whole, each line read from a copy; from chunks of 100 bytes, every value is a plain slice.
     let text = '';
     for (let i = 0; i < 400; i++) {
       const n = (i * 37) % 20_000; // 0 to 19 999 characters: short, most of a piece, and longer than one

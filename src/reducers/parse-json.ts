@@ -10,7 +10,7 @@
  * `JSON.parse` of the whole text, so results and errors are `JSON.parse`'s own.
  *
  * A slice keeps its parent text alive. When `text` is itself a slice, the caller keeps that
- * parent in proportion: the scanner does (see `detached` in scanner.ts), and an `application/json`
+ * parent in proportion: the scanner does (see `DETACH` in scanner.ts), and an `application/json`
  * body is its own text.
  * @module
  */
