@@ -15,6 +15,8 @@ const p = promises as {
   MAX_PROCESSES: number;
   promisedFigures: (options?: { shown?: boolean }) => Figure[];
   decide: (samples: number[], bound: Bound, options?: { last?: boolean }) => Verdict;
+  chanceOfMisses: (misses: number, n: number) => number;
+  MISS_EVIDENCE: number;
   decidedMissed: (figures: Figure[], samplesOf: (figure: Figure) => number[]) => boolean;
 };
 
@@ -47,9 +49,9 @@ test('with the shown lines, they carry every Node figure, not judged', () => {
 
 const atLeast = { atLeast: 1 };
 
-test('fewer than three processes decide nothing, unless it is the last word, and then the median decides', () => {
+test('fewer than three processes decide nothing; at the last word, they cannot judge, which is a miss', () => {
   expect(p.decide([1.2, 1.3], atLeast)).toMatchObject({ decided: false, met: undefined });
-  expect(p.decide([1.2, 1.3], atLeast, { last: true })).toMatchObject({ decided: true, met: true, value: 1.25 });
+  expect(p.decide([1.2, 1.3], atLeast, { last: true })).toMatchObject({ decided: true, met: false, value: 1.25 });
   expect(p.decide([], atLeast, { last: true })).toMatchObject({ decided: false, met: undefined, value: null });
 });
 
@@ -60,11 +62,29 @@ test('three processes on one side of the bound decide it, either way', () => {
   expect(p.decide([2.6, 2.51, 3], { atMost: 2.5 })).toMatchObject({ decided: true, met: false });
 });
 
-test('a spread that spans the bound is measured again; at the last word, its median decides', () => {
+test('the chance of so many misses is the sign test: three of three is one in eight', () => {
+  expect(p.chanceOfMisses(3, 3)).toBe(1 / 8);
+  expect(p.chanceOfMisses(0, 5)).toBe(1);
+  expect(p.chanceOfMisses(7, 8)).toBe(9 / 256);
+  expect(p.chanceOfMisses(6, 8)).toBe(37 / 256);
+  expect(p.MISS_EVIDENCE).toBe(p.chanceOfMisses(p.MIN_PROCESSES, p.MIN_PROCESSES));
+});
+
+test('a spread that spans the bound is measured again; at the last word, a miss needs evidence', () => {
   const spread = [0.9, 1.2, 1.1, 0.95];
   expect(p.decide(spread, atLeast)).toMatchObject({ decided: false, met: undefined });
   expect(p.decide(spread, atLeast, { last: true })).toMatchObject({ decided: true, met: true, value: 1.025 });
-  expect(p.decide([0.9, 1.2, 0.8], atLeast, { last: true })).toMatchObject({ decided: true, met: false, value: 0.9 });
+  // Samples of one engine's processes around the bound, the median below it: no evidence of a miss.
+  const noisy = [0.944, 1.007, 0.992, 0.975, 0.942, 0.937, 0.941];
+  expect(p.decide(noisy, { atLeast: 0.95 }, { last: true })).toMatchObject({ decided: true, met: true });
+  // Seven of eight processes missed: one in 28 for a figure that keeps its bound.
+  expect(p.decide([0.93, 0.94, 0.92, 0.96, 0.94, 0.93, 0.91, 0.94], { atLeast: 0.95 }, { last: true })).toMatchObject({ decided: true, met: false });
+  // Six of eight: one in seven, not evidence enough.
+  expect(p.decide([0.93, 0.94, 0.92, 0.96, 0.97, 0.93, 0.91, 0.94], { atLeast: 0.95 }, { last: true })).toMatchObject({ decided: true, met: true });
+  // A median more than 5% past the bound is missed, whatever one process read.
+  expect(p.decide([0.5, 0.6, 0.96], { atLeast: 0.95 }, { last: true })).toMatchObject({ decided: true, met: false, value: 0.6 });
+  expect(p.decide([2.4, 2.7, 2.7], { atMost: 2.5 }, { last: true })).toMatchObject({ decided: true, met: false });
+  expect(p.decide([2.4, 2.6, 2.6], { atMost: 2.5 }, { last: true })).toMatchObject({ decided: true, met: true });
 });
 
 test('a gate fails fast only on a judged figure decided missed: not on one still open, nor on a shown one', () => {
