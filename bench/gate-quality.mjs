@@ -7,8 +7,9 @@
 //   node bench/gate-quality.mjs --runs 10                  unchanged code
 //   node bench/gate-quality.mjs --runs 10 --handicap 0.1   the scanner slowed by 10%
 // Writes bench/results/gate-quality-<date>-<unchanged|handicap-F>.json: each run's verdict,
-// seconds and missed figures, with the machine. Run `npm run build` first (the npm script does),
-// on a quiet machine: nothing else should run meanwhile.
+// seconds, missed figures and close calls (kept, the median past the bound), with the machine.
+// Run `npm run build` first (the npm script does), on a quiet machine: nothing else should run
+// meanwhile.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
@@ -38,8 +39,12 @@ try {
     const judged = existsSync(record) ? JSON.parse(readFileSync(record, 'utf8')).promises.filter((f) => f.judged) : [];
     // The figures decided missed, or measured by no process (a figure a stop left undecided is neither).
     const missed = existsSync(record) ? judged.filter((f) => f.met === false || f.how === 'not measured').map((f) => `${f.id} ${f.value === null ? '—' : f.value.toFixed(2)}`) : ['(no verdict)'];
-    results.push({ run, passed: gate.status === 0, seconds, missed });
-    console.log(`run ${run} of ${runs}: ${gate.status === 0 ? 'passed' : 'failed'} in ${seconds} s${missed.length > 0 ? `; missed ${missed.join(', ')}` : ''}`);
+    // The close calls: figures kept though their median lies past the bound (no evidence of a miss).
+    const past = (f) => (f.bound.atLeast !== undefined ? f.value < f.bound.atLeast : f.value > f.bound.atMost);
+    const keptPast = judged.filter((f) => f.met === true && past(f)).map((f) => `${f.id} ${f.value.toFixed(3)}`);
+    results.push({ run, passed: gate.status === 0, seconds, missed, keptPast });
+    const notes = [missed.length > 0 ? `missed ${missed.join(', ')}` : '', keptPast.length > 0 ? `kept past the bound ${keptPast.join(', ')}` : ''].filter(Boolean);
+    console.log(`run ${run} of ${runs}: ${gate.status === 0 ? 'passed' : 'failed'} in ${seconds} s${notes.map((note) => `; ${note}`).join('')}`);
   }
 } finally {
   rmSync(dir, { recursive: true, force: true });
