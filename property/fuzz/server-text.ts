@@ -1,7 +1,7 @@
 /**
  * What the quoting fuzz targets (`quoting`, `quoting-sites`) share about a server's text: the
  * characters a quote must escape, how often a piece of text repeats, and what a secret may run
- * into without being one.
+ * into without being one, and the forms in which a server shows a secret back.
  */
 import fc from 'fast-check';
 
@@ -25,3 +25,26 @@ export const timesArb: fc.Arbitrary<number> = fc.oneof(
  * (`\u008d` and a server's `]0123456789` read "d]0123456789").
  */
 export const MARKER_OR_ESCAPE = /\[redacted\]|\\u[0-9a-f]{4}/;
+
+/** How a server may show back a secret it was sent. */
+export type EncodedForm = 'raw' | 'percent' | 'search' | 'lower-hex' | 'every-byte' | 'json' | 'bearer';
+
+/** `secret` as a server shows it back in `form`. */
+export function encodedSecret(secret: string, form: EncodedForm): string {
+  switch (form) {
+    case 'raw':
+      return secret;
+    case 'percent':
+      return encodeURIComponent(secret);
+    case 'search':
+      return new URLSearchParams({ t: secret }).toString().slice(2);
+    case 'lower-hex':
+      return encodeURIComponent(secret).replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase());
+    case 'every-byte':
+      return Array.from(new TextEncoder().encode(secret), (byte) => `%${byte.toString(16).padStart(2, '0').toUpperCase()}`).join('');
+    case 'json':
+      return JSON.stringify(secret).slice(1, -1);
+    case 'bearer':
+      return `Bearer ${secret}`;
+  }
+}

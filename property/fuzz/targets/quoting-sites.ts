@@ -47,7 +47,7 @@
  * against the functions themselves). A text holds each secret whole: a part of one is no secret.
  */
 import fc from 'fast-check';
-import { MARKER_OR_ESCAPE, timesArb, UNSAFE_CODES } from '../server-text.js';
+import { encodedSecret, MARKER_OR_ESCAPE, timesArb, UNSAFE_CODES, type EncodedForm } from '../server-text.js';
 import {
   AnswerClient,
   AnswerTransport,
@@ -102,7 +102,7 @@ type Api = 'postJsonRpc' | 'AnswerTransport' | 'AnswerClient';
 type Auth = 'provider' | 'provider-retry' | 'authorization' | 'none';
 
 /** How a piece shows a secret: as sent, percent-encoded (four ways), JSON-escaped, or as an `Authorization` value. */
-type SecretForm = 'raw' | 'percent' | 'search' | 'lower-hex' | 'every-byte' | 'json' | 'bearer';
+type SecretForm = EncodedForm;
 
 /** One piece of the server's text, repeated `times`. */
 type Piece =
@@ -228,31 +228,11 @@ const inputArb: fc.Arbitrary<QuotingSitesInput> = fc
     ),
   );
 
-/** `secret` as a piece shows it. */
-function secretForm(secret: string, form: SecretForm): string {
-  switch (form) {
-    case 'raw':
-      return secret;
-    case 'percent':
-      return encodeURIComponent(secret);
-    case 'search':
-      return new URLSearchParams({ t: secret }).toString().slice(2);
-    case 'lower-hex':
-      return encodeURIComponent(secret).replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase());
-    case 'every-byte':
-      return Array.from(new TextEncoder().encode(secret), (byte) => `%${byte.toString(16).padStart(2, '0').toUpperCase()}`).join('');
-    case 'json':
-      return JSON.stringify(secret).slice(1, -1);
-    case 'bearer':
-      return `Bearer ${secret}`;
-  }
-}
-
 /** The server's text the input describes. */
 export function sitesText(input: QuotingSitesInput): string {
   let text = '';
   for (const piece of input.pieces) {
-    const one = piece.kind === 'text' ? piece.text : secretForm(piece.which === 'apiKey' && input.apiKey !== null ? input.apiKey : input.token, piece.form);
+    const one = piece.kind === 'text' ? piece.text : encodedSecret(piece.which === 'apiKey' && input.apiKey !== null ? input.apiKey : input.token, piece.form);
     if (one === '') continue;
     text += one.repeat(Math.min(piece.times, Math.ceil((MAX_TEXT - text.length) / one.length)));
     if (text.length >= MAX_TEXT) {
@@ -569,7 +549,7 @@ function leakForms(input: QuotingSitesInput): string[] {
   if (input.auth !== 'none') sent.push(input.token);
   if (input.auth === 'authorization') sent.push(`Bearer ${input.token}`);
   if (input.apiKey !== null) sent.push(input.apiKey);
-  const forms = sent.filter((value) => value.length >= MIN_SECRET_LENGTH).flatMap((value) => (['raw', 'percent', 'search', 'lower-hex', 'every-byte', 'json'] as const).map((form) => secretForm(value, form)));
+  const forms = sent.filter((value) => value.length >= MIN_SECRET_LENGTH).flatMap((value) => (['raw', 'percent', 'search', 'lower-hex', 'every-byte', 'json'] as const).map((form) => encodedSecret(value, form)));
   return [...new Set(forms)];
 }
 

@@ -25,7 +25,7 @@
  * quote shows ESC — a collision of escaping, not a secret repeated.
  */
 import fc from 'fast-check';
-import { MARKER_OR_ESCAPE, timesArb, UNSAFE_CODES } from '../server-text.js';
+import { encodedSecret, MARKER_OR_ESCAPE, timesArb, UNSAFE_CODES } from '../server-text.js';
 import { jsonLine, neverPrint, textLine } from '../../../src/cli/output.js';
 import { describeValue, DETAIL_PREFIX, PREFIX, prefixText, quoteText } from '../../../src/vocabulary/describe-value.js';
 import type { AnswerDetail } from '../../../src/vocabulary/errors.js';
@@ -123,15 +123,11 @@ const inputArb: fc.Arbitrary<QuotingInput> = fc.record({
 function secretPiece(secret: string, form: SecretForm, cut: number): string {
   switch (form) {
     case 'raw':
-      return secret;
     case 'percent':
-      return encodeURIComponent(secret);
     case 'search':
-      return new URLSearchParams({ t: secret }).toString().slice(2);
     case 'json':
-      return JSON.stringify(secret).slice(1, -1);
     case 'bearer':
-      return `Bearer ${secret}`;
+      return encodedSecret(secret, form);
     case 'prefix':
       return secret.slice(0, cut % (secret.length + 1));
     case 'suffix':
@@ -192,7 +188,7 @@ function libraryForms(secrets: readonly string[]): string[] {
   return secrets
     .flatMap((s) => [s, `Bearer ${s}`, s.trim()])
     .filter((s) => s.length >= MIN_SECRET_LENGTH)
-    .flatMap((s) => [s, encodeURIComponent(s), secretPiece(s, 'search', 0), JSON.stringify(s).slice(1, -1)]);
+    .flatMap((s) => [s, encodeURIComponent(s), encodedSecret(s, 'search'), JSON.stringify(s).slice(1, -1)]);
 }
 
 /**
