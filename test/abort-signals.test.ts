@@ -7,9 +7,10 @@
 // What would fail on the watch before the fix (ae40d72^), and what only guards a shape: every
 // test here fails on it, but for these. A lone listener that throws: Node hands the listener
 // after a throwing one its currentTarget back, so the old watch saw that abort in every API
-// (the next shape, a throwing listener and then another, is the one it missed). SseEventStream:
-// it takes no signal, and no watch of the package is involved; the platform's pipe ends it, so
-// those tests guard that claim for each shape, and no shape makes them fail on the old watch.
+// (the next shape, a throwing listener and then another, is the one it missed). SseEventStream
+// piped with a signal: no watch of the package is involved, the platform's pipe ends it, so those
+// tests guard that claim for each shape, and no shape makes them fail on the old watch. (Its own
+// `signal` option, which the package watches, came later than that watch.)
 import { describe, expect, test } from 'vitest';
 import {
   AnswerClient,
@@ -174,9 +175,24 @@ describe.each(SIGNAL_SHAPES)('a signal with $name', (shape) => {
     expect(source.cancelled).toBe(true);
   });
 
-  // A guard of the shape, not of the defect: SseEventStream takes no signal and uses no watch of
-  // the package, so this passes on the watch before the fix too. It shows that the readable of an
-  // SseEventStream piped with such a signal errors with its reason, and its source is released.
+  test('SseEventStream given the signal: its events error within the bound, the piped source released', async () => {
+    const shaped = shape.make();
+    const source = sourceBody([NOTE], { endless: true });
+    const reader = source.body.pipeThrough(new SseEventStream({ signal: shaped.signal })).getReader();
+    const first = await reader.read();
+    expect(first.value?.type).toBe('message');
+    const settled = await abortedAfterWaiting(shaped, () => reader.read(), () => source.pulls >= 2);
+    expect(settled.ms).toBeLessThan(BOUND_MS);
+    expect(settled.rejected).toBe(true);
+    expect(settled.outcome).toBe(shaped.signal.reason);
+    await source.released;
+    expect(source.cancelled).toBe(true);
+  });
+
+  // A guard of the shape, not of the defect: the platform's pipe holds this signal, and no watch
+  // of the package is involved, so this passes on the watch before the fix too. It shows that the
+  // readable of an SseEventStream piped with such a signal errors with its reason, and its source
+  // is released.
   test("SseEventStream piped with the signal: the platform's pipe ends within the bound", async () => {
     const shaped = shape.make();
     const source = sourceBody([NOTE], { endless: true });

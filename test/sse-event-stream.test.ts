@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { scan, scanEnd, scanStart, SseEventStream, type SseEvent } from '../src/index.js';
 import { bytes, chunksOf, rejection, sourceBody } from './helpers/bodies.js';
+import { listenersOn, listenersOnFollowers } from './helpers/signals.js';
 
 const STREAM = ': hi\nid: 7\nretry: 300\ndata:\n\nevent: note\ndata: {"a":1}\n\nid: 8\ndata: h\u00e9llo\r\ndata: \ud83d\ude80\r\n\r\nid: 9\nretry: 1200\ndata: tail';
 
@@ -71,7 +72,7 @@ describe('SseEventStream', () => {
     expect(stream).toBeInstanceOf(SseEventStream);
   });
 
-  test.each([[null], ['x'], [{ dispatchIncomplete: 1 }]])('options %j are a TypeError', (options) => {
+  test.each([[null], ['x'], [{ dispatchIncomplete: 1 }], [{ signal: {} }], [{ signal: { aborted: true } }]])('options %j are a TypeError', (options) => {
     expect(() => new SseEventStream(options as never)).toThrow(TypeError);
   });
 });
@@ -91,5 +92,56 @@ describe('SseEventStream releases what feeds it', () => {
     const reason = new Error('not wanted');
     await stream.readable.cancel(reason);
     expect(await rejection(writer.write(bytes('data: x\n\n')))).toBe(reason);
+  });
+});
+
+describe('SseEventStream with a signal', () => {
+  test('an abort errors the events with its reason and cancels the piped source, while the source sends nothing', async () => {
+    const controller = new AbortController();
+    const source = sourceBody(['data: 1\n\n'], { endless: true });
+    const reader = source.body.pipeThrough(new SseEventStream({ signal: controller.signal })).getReader();
+    expect((await reader.read()).value).toStrictEqual({ type: 'message', data: '1', lastEventId: '' });
+    const next = reader.read();
+    const reason = new Error('stop');
+    controller.abort(reason);
+    expect(await rejection(next)).toBe(reason);
+    expect(await source.released).toBe('cancelled');
+  });
+
+  test('a signal already aborted errors the stream before any chunk', async () => {
+    const reason = new Error('already');
+    const source = sourceBody(['data: 1\n\n'], { endless: true });
+    const readable = source.body.pipeThrough(new SseEventStream({ signal: AbortSignal.abort(reason) }));
+    expect(await rejection(collect(readable))).toBe(reason);
+    expect(await source.released).toBe('cancelled');
+  });
+
+  test('the events are the same with a signal that never aborts', async () => {
+    const controller = new AbortController();
+    const events = await collect(sourceBody(chunksOf(STREAM, 3)).body.pipeThrough(new SseEventStream({ signal: controller.signal })));
+    expect(events).toStrictEqual(scanned(STREAM));
+  });
+
+  // The watch is the package's shared one (a follower of the signal): it must end with the
+  // stream, however the stream ends, or a long-lived signal would gather one per stream.
+  test.each([
+    ['its end', async (stream: SseEventStream) => collect(sourceBody(['data: 1\n\n']).body.pipeThrough(stream))],
+    ['a cancel of its events', async (stream: SseEventStream) => stream.readable.cancel('done')],
+    ['an abort of its writable', async (stream: SseEventStream) => stream.writable.abort('gone')],
+    [
+      'a chunk that is not bytes',
+      async (stream: SseEventStream) => {
+        void stream.writable.getWriter().write('x' as never).catch(() => {});
+        await rejection(collect(stream.readable));
+      },
+    ],
+  ])('the watch of the signal ends at %s, and the caller\'s signal keeps only its own listeners', async (_name, end) => {
+    const controller = new AbortController();
+    controller.signal.addEventListener('abort', () => {});
+    const stream = new SseEventStream({ signal: controller.signal });
+    expect(listenersOnFollowers(controller.signal)).toBe(1);
+    await end(stream);
+    expect(listenersOnFollowers(controller.signal)).toBe(0);
+    expect(listenersOn(controller.signal)).toBe(1);
   });
 });

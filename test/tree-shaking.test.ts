@@ -38,7 +38,8 @@ test('a bundle of the answer reducer alone carries none of the adapters', async 
 });
 
 test.each([
-  ['SseEventStream', ['TransformStream'], ['getReader', 'readAnswerBody', 'WeakMap']],
+  // Its signal is watched as every read's is, so it carries the watch (WeakMap its registry).
+  ['SseEventStream', ['TransformStream', 'watchAbort', 'WeakMap'], ['getReader', 'readAnswerBody', 'scanEvents']],
   ['scanEvents', ['getReader', 'asyncIterator'], ['TransformStream', 'readAnswerBody']],
   ['readAnswerBody', ['getReader', 'asyncIterator', 'WeakMap'], ['TransformStream', 'scanEvents']],
   // A fetch body is a stream: readAnswer alone leaves the async-iterable puller out.

@@ -19,6 +19,21 @@ export function followersOf(signal: AbortSignal): number {
 }
 
 /**
+ * The abort listeners on the signals that follow `signal` (the package watches a caller's signal
+ * through such a follower): 0 once every watch of it has ended.
+ */
+export function listenersOnFollowers(signal: AbortSignal): number {
+  const key = Object.getOwnPropertySymbols(signal).find((symbol) => symbol.description === 'kDependantSignals');
+  const dependants = key === undefined ? undefined : (signal as unknown as Record<symbol, Set<WeakRef<AbortSignal>> | undefined>)[key];
+  let count = 0;
+  for (const follower of dependants ?? []) {
+    const alive = follower.deref();
+    if (alive !== undefined) count += listenersOn(alive);
+  }
+  return count;
+}
+
+/**
  * For the tests of this file (`each`: around each test, else around the whole file), errors
  * with `message` thrown by a caller's own abort listener are expected: Node reports them as
  * uncaught, and vitest would fail the run for them. They are swallowed; any other uncaught error

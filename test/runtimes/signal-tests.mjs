@@ -144,7 +144,22 @@ const APIS = [
     },
   },
   {
-    // SseEventStream takes no signal and uses no watch of the package: the signal is the
+    // Its own signal, watched by the package: it ends at the abort in every runtime, workerd's too,
+    // where the platform's pipe below waits for the source's next chunk.
+    name: 'SseEventStream (given the signal)',
+    start: (pkg, signal) => {
+      const body = endlessBody();
+      const reader = body.stream.pipeThrough(new pkg.SseEventStream({ signal })).getReader();
+      const run = (async () => {
+        const first = await reader.read();
+        if (first.value?.type !== 'message') throw new Error(`the first read gave ${show(first)}, not the notification`);
+        for (;;) if ((await reader.read()).done) return 'the events ended';
+      })();
+      return { waiting: () => body.log.pulls >= 2, run, released: () => body.log.cancelled, throwsReason: true };
+    },
+  },
+  {
+    // Piped with the signal, the stream uses no watch of the package: the signal is the
     // platform's pipe's. A guard of the shape for it (its readable ends, its source is released),
     // not of the package's defect, which never touched it. workerd's pipe sees no abort, of any
     // signal, while its source is idle: there it ends at the source's next chunk (`nudge`).
