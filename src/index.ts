@@ -92,7 +92,7 @@ export type { AuthChallenge } from './vocabulary/www-authenticate.js';
 
 export { AnswerError, isAnswerError } from './vocabulary/errors.js';
 export { quoteText } from './vocabulary/describe-value.js';
-export { REDACTED, Secrets } from './vocabulary/secrets.js';
+export { MIN_SECRET_LENGTH, REDACTED, Secrets } from './vocabulary/secrets.js';
 export type { AnswerDetail, AnswerErrorCode, AnswerErrorOptions, MalformedReason, NoAnswerReason } from './vocabulary/errors.js';
 
 export type {

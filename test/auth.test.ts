@@ -162,7 +162,7 @@ describe('caller misuse, refused up front', () => {
 
   test('an OAuthClientProvider passed as is: TypeError that says to adapt it', () => {
     const oauth = { tokens: () => undefined, clientInformation: () => undefined, redirectUrl: undefined };
-    expect(() => new AnswerTransport(URL_, { authProvider: oauth as never })).toThrow(/OAuthClientProvider: adapt it/);
+    expect(() => new AnswerTransport(URL_, { authProvider: oauth as never })).toThrow(/OAuthClientProvider\? adapt it/);
   });
 });
 

@@ -27,6 +27,7 @@ describe('bearerTokenFromEnv', () => {
     ['an empty variable', 'MCP_TOKEN', { MCP_TOKEN: '' }, /MCP_TOKEN is not set, or empty/],
     ['a value with "Bearer " in it', 'MCP_TOKEN', { MCP_TOKEN: `Bearer ${SECRET}` }, /without "Bearer "/],
     ['a value with a line break', 'MCP_TOKEN', { MCP_TOKEN: `${SECRET}\nX: 1` }, /does not hold a bearer token/],
+    ['a token shorter than 8 characters, which could not be kept out of the output', 'MCP_TOKEN', { MCP_TOKEN: 'abc1234' }, /shorter than 8 characters/],
   ])('%s: UsageError that does not quote the value', (_case, name, env, message) => {
     let thrown: unknown;
     try {

@@ -435,7 +435,7 @@ describe('a 2026 tools/call reads the tool from tools/list', () => {
     expect(stdout).toBe('');
     expect(eraLine(stderr)).toBe(MODERN_NEGOTIATED);
     expect(ownLines(stderr)).toHaveLength(1);
-    expect(ownLines(stderr)[0]).toMatch(/^sse-answer: the server's tool "broken" has invalid x-mcp-header annotations \(.+\): a 2026-07-28 client excludes it/);
+    expect(ownLines(stderr)[0]).toMatch(/^sse-answer: the server's tool "broken" has invalid x-mcp-header annotations \(.+\): a 2026-07-28 client does not call it/);
     expect(scripted.methods).toEqual(['POST server/discover', 'POST tools/list']);
   });
 

@@ -1,11 +1,12 @@
 /**
  * output.ts's `textLine`: one `sse-answer: …` line, its unsafe characters escaped and, past 2,048
- * characters, cut — never inside a `\uXXXX` escape nor a surrogate pair. The same line under
+ * characters, cut — never inside a `\uXXXX` escape nor a surrogate pair; and `neverPrint`, the
+ * secrets `jsonLine` and `textLine` redact. The same line under
  * generated texts of 1 MiB is the fuzz target `quoting`; whole CLI runs are hostile-server.test.ts.
  */
 
-import { describe, expect, test } from 'vitest';
-import { textLine } from '../src/cli/output.js';
+import { afterEach, describe, expect, test } from 'vitest';
+import { jsonLine, neverPrint, textLine } from '../src/cli/output.js';
 
 const PREFIX = 'sse-answer: ';
 const body = (line: string): string => line.slice(PREFIX.length, -1);
@@ -28,5 +29,16 @@ describe('textLine', () => {
   test('cut past 2,048 characters, never inside a surrogate pair', () => {
     const kept = body(textLine(`${'x'.repeat(2047)}😀tail`)).slice(0, -1);
     expect(kept).toBe('x'.repeat(2047));
+  });
+});
+
+describe('what no output may show: the secrets taken as the exchange takes them', () => {
+  afterEach(() => neverPrint(new Headers(), [], []));
+
+  test("an Authorization's credentials after any run of spaces, a secret header's after its scheme, a cookie's value, the token", () => {
+    const headers = new Headers({ authorization: 'Bearer  abcdefghijk', 'x-key': 'Token key-0123456789', cookie: 'theme=dark; sid=sid-0123456789' });
+    neverPrint(headers, ['x-key'], ['tok-0123456789']);
+    const line = jsonLine({ auth: 'abcdefghijk', key: 'key-0123456789', sid: 'sid-0123456789', token: 'tok-0123456789', theme: 'dark' });
+    expect(JSON.parse(line)).toEqual({ auth: '[redacted]', key: '[redacted]', sid: '[redacted]', token: '[redacted]', theme: 'dark' });
   });
 });

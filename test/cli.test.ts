@@ -142,6 +142,36 @@ describe('bad usage: exit 2, one clear line, no stack trace', () => {
     expect(stdout).toBe('');
     expectOneLine(stderr);
   });
+
+  // What the user typed is quoted as a bounded prefix, as a server's text is.
+  test.each([
+    ['an unknown command', ['x'.repeat(3000)]],
+    ['an unknown command of terminal controls', ['\x1b'.repeat(1000)]],
+    ['an extra argument', ['call', 'http://127.0.0.1:1/mcp', 'm', '{}', 'A'.repeat(3000)]],
+    ['an unknown option', ['call', 'http://127.0.0.1:1/mcp', 'm', `--${'b'.repeat(3000)}`]],
+  ])('%s, 1000 characters or more: one short line', async (_name, args) => {
+    const { code, stderr } = await run(args);
+    expect(code).toBe(2);
+    expectOneLine(stderr);
+    // 64 characters quoted, each escaped at worst as \u001b: six times as many, and the words.
+    expect(stderr.length).toBeLessThan(600);
+  });
+
+  test("a URL with a user and a password: refused, and the password is not repeated", async () => {
+    const { code, stderr } = await run(['call', 'http://me:hunter2-password@127.0.0.1:1/mcp', 'tools/list']);
+    expect(code).toBe(2);
+    expectOneLine(stderr);
+    expect(stderr).toMatch(/must not carry a user or a password/);
+    expect(stderr).not.toContain('hunter2');
+  });
+
+  test('a --secret-header value shorter than 8 characters: refused, and not repeated', async () => {
+    const { code, stderr } = await run(['call', 'http://127.0.0.1:1/mcp', 'tools/list', '--header', 'X-Key: short1', '--secret-header', 'X-Key']);
+    expect(code).toBe(2);
+    expectOneLine(stderr);
+    expect(stderr).toMatch(/shorter than 8 characters/);
+    expect(stderr).not.toContain('short1');
+  });
 });
 
 describe('sse-answer call against the official MCP server', () => {

@@ -15,12 +15,13 @@
 // - stdout, and the messages passed over on stderr, are JSON lines: data, as long as the data is,
 //   with no raw C1 control, DEL, bidi control or line separator (JSON escapes C0 itself), parsing
 //   back to what the server sent.
+import { spawn } from 'node:child_process';
 import { beforeAll, describe, expect, test, vi } from 'vitest';
 import { EXIT_CODES, EXIT_USAGE } from '../src/cli/exit-codes.js';
 import { AnswerClient, AnswerTransport, isAnswerError, postJsonRpc, type AnswerClientOptions, type AnswerErrorCode, type ExchangeOptions } from '../src/index.js';
 import { jsonReply, scriptedFetch, sseReply, startHostileServer, type Handler, type Reply, type SeenRequest } from './helpers/hostile-servers.js';
 import { runHostileCli as runCli } from './helpers/hostile-cli.js';
-import type { CliRun } from './helpers/run-cli.js';
+import { CLI, type CliRun } from './helpers/run-cli.js';
 
 // Many CLI processes, some moving a megabyte: room beyond the 5 s default.
 vi.setConfig({ testTimeout: 60_000 });
@@ -848,6 +849,19 @@ describe.concurrent('rule 3: a failed call writes the era line and one fault lin
     });
   });
 
+  test('a stderr that cannot be written to (its reader gone): the answer is printed, the session ended, exit 0', async ({ expect }) => {
+    await withServer(mcpServer({}), true, async (served) => {
+      const child = spawn(process.execPath, [CLI, 'call', served.url, 'ping'], { stdio: ['ignore', 'pipe', 'pipe'] });
+      child.stderr.destroy(); // every write of the era line and after fails: EPIPE
+      let stdout = '';
+      child.stdout.setEncoding('utf8').on('data', (data: string) => (stdout += data));
+      const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+      expect(code).toBe(0);
+      expect(JSON.parse(stdout)).toEqual({ jsonrpc: '2.0', id: 1, result: { ok: true } });
+      expect(served.whats()).toContain('DELETE');
+    });
+  });
+
   test.for(deletes)('the request answered, the DELETE %s: exit 0, the answer, and its own line', async ([, deleteReply], { expect }) => {
     await withServer(mcpServer({ delete: () => deleteReply }), true, async (served) => {
       const run = await runCli(['call', served.url, 'ping']);
@@ -904,6 +918,21 @@ const BROKEN_INITIALIZE: readonly (readonly [string, (id: Id) => Reply, boolean]
 
 /** Whether `requests` ended the hostile session with a DELETE. */
 const endedSession = (requests: readonly SeenRequest[]): boolean => requests.some((request) => request.method === 'DELETE' && request.headers['mcp-session-id'] === SESSION);
+
+describe.concurrent("probe: a DELETE that fails is a finding of its era, not the probe's failure", () => {
+  test.for([
+    ['a 2026 server', MODERN_DISCOVERED, 'modern'],
+    ['a 2025 server', undefined, 'legacy'],
+  ] as const)('%s whose 2025 DELETE is reset: exit 0, the report says the DELETE was not accepted', async ([, discover, era], { expect }) => {
+    const script: Script = { delete: () => ({ status: 0, reset: true }), ...(discover === undefined ? {} : { discover }) };
+    await withServer(mcpServer(script), true, async (served) => {
+      const run = await runCli(['probe', served.url]);
+      expect(run.code, short(run.stderr)).toBe(0);
+      const report = JSON.parse(run.stdout) as { era: string; legacy: { supported: boolean; acceptsDelete: boolean | null } };
+      expect([report.era, report.legacy.supported, report.legacy.acceptsDelete]).toEqual([era, true, false]);
+    });
+  });
+});
 
 describe.concurrent('rule 5: a broken initialize leaves no session open', () => {
   test.for(BROKEN_INITIALIZE)('%s: call and probe each send the session a DELETE, and fail with one line', async ([, reply], { expect }) => {

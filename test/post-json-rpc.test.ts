@@ -522,7 +522,7 @@ describe('the era follows the protocol version the exchange carries', () => {
     const { fetch, sent } = scripted([() => sseResponse(['id: e1\nretry: 1\ndata:\n\n', sseEvent({ jsonrpc: '2.0', method: 'notifications/progress', params: {} })]).response]);
     const error = await rejection(postJsonRpc('http://x.test/mcp', modernCall(7, 'x'), { fetch }));
     expect(isAnswerError(error) && [error.code, error.detail.reissue]).toEqual(['stream_failed', true]);
-    expect((error as AnswerError).message).toMatch(/re-issue it as a new request with a new id/);
+    expect((error as AnswerError).message).toMatch(/re-issue it with a new id/);
     expect(isAnswerError((error as AnswerError).cause) && ((error as AnswerError).cause as AnswerError).reason).toBe('no_response');
     expect(sent.map((request) => request.method)).toEqual(['POST']);
   });

@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { AuthProvider } from '../index.js';
+import { MIN_SECRET_LENGTH, quoteText, type AuthProvider } from '../index.js';
 import { UsageError } from './usage-error.js';
 
 /** A portable environment variable name. */
@@ -28,7 +28,7 @@ export function bearerTokenFromEnv(
   env: NodeJS.ProcessEnv = process.env,
 ): { readonly authProvider: AuthProvider; readonly token: string } | undefined {
   if (name === undefined) return undefined;
-  if (!NAME.test(name)) throw new UsageError(`--bearer-token-env takes the name of an environment variable (letters, digits, _), got ${JSON.stringify(name.slice(0, 64))}`);
+  if (!NAME.test(name)) throw new UsageError(`--bearer-token-env takes the name of an environment variable (letters, digits, _), got ${quoteText(name)}`);
   if (headers.has('authorization')) throw new UsageError('--bearer-token-env and --header Authorization: give one or the other');
   const token = env[name];
   if (token === undefined || token === '') throw new UsageError(`--bearer-token-env: the environment variable ${name} is not set, or empty`);
@@ -36,5 +36,7 @@ export function bearerTokenFromEnv(
     const hint = /^bearer\s/i.test(token) ? ': set the token alone, without "Bearer "' : ' (visible ASCII characters, no spaces)';
     throw new UsageError(`--bearer-token-env: the environment variable ${name} does not hold a bearer token${hint}`);
   }
+  // A shorter value cannot be told from ordinary text (see Secrets): it could not be kept out of what is printed.
+  if (token.length < MIN_SECRET_LENGTH) throw new UsageError(`--bearer-token-env: the token in ${name} is shorter than ${MIN_SECRET_LENGTH} characters, too short to keep out of what is printed`);
   return { authProvider: { token: async () => token }, token };
 }

@@ -29,20 +29,12 @@ export const EXCHANGE_OPTIONS: OptionSpec = {
   'secret-header': { type: 'string', multiple: true },
 };
 
-/** The credentials a header carries whatever the flags say: each is secret, whole and after its scheme. */
-const CREDENTIAL_HEADERS = ['authorization', 'proxy-authorization', 'cookie'];
-
 /** The settings of a command whose parsed flags are `values`, for the endpoint `url`. */
 export function clientSettings(values: Record<string, unknown>, url: URL, clientVersion: string): ClientSettings {
   const headers = parseHeaders(values['header'] as string[] | undefined);
   const secretHeaders = parseSecretHeaders(values['secret-header'] as string[] | undefined, headers);
   const bearer = bearerTokenFromEnv(values['bearer-token-env'] as string | undefined, headers);
-  const credentials = CREDENTIAL_HEADERS.flatMap((name) => {
-    const value = headers.get(name);
-    return value === null ? [] : [value, value.slice(value.indexOf(' ') + 1)];
-  });
-  const marked = secretHeaders.flatMap((name) => headers.get(name) ?? []);
-  neverPrint([...credentials, ...marked, ...(bearer === undefined ? [] : [bearer.token])]);
+  neverPrint(headers, secretHeaders, bearer === undefined ? [] : [bearer.token]);
   const options: AnswerClientOptions = {
     headers,
     secretHeaders,

@@ -32,12 +32,14 @@ Usage:
       handshake (initialize, notifications/initialized, the session, DELETE at the end).
       One stderr line says which era and version were used. --protocol-version V pins V,
       with no negotiation (its era follows from V; a 2025 server must answer initialize
-      in V). --no-initialize sends the request alone (2025 era unless V is modern).
+      in V). --no-initialize sends the request alone (2025 era unless V, or an
+      MCP-Protocol-Version --header, is modern).
       --timeout is the deadline of each exchange (default 30000 ms).
       --bearer-token-env NAME sends Authorization: Bearer with the token in the environment
       variable NAME (never on the command line; never printed). --secret-header NAME marks
       the --header NAME as secret: its value is never printed, nor quoted back from the
-      server (Authorization, Proxy-Authorization and Cookie always are).
+      server (Authorization, Proxy-Authorization and Cookie always are). A secret must be
+      8 characters or more: a shorter token or --secret-header value is bad usage.
   sse-answer probe URL [--header K:V]... [--timeout MS] [--max-bytes N]
                    [--bearer-token-env NAME] [--secret-header NAME]...
       One JSON object on stdout: the era call would speak and its version, the versions

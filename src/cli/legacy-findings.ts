@@ -48,13 +48,16 @@ async function accepts(settings: ClientSettings, version: string): Promise<boole
   return true;
 }
 
-/** Ends the session: 2xx is accepted; a 405 or another refusal is not. */
+/**
+ * Ends the session: 2xx is accepted; a 405, another refusal or a DELETE that fails (its deadline,
+ * a reset) is not — a finding of the era, not the probe's failure.
+ */
 async function deleteAccepted(client: AnswerClient): Promise<boolean> {
   try {
     const status = await client.close();
     return status !== undefined && status >= 200 && status <= 299;
   } catch (error) {
-    if (isAnswerError(error) && error.code === 'http_status') return false;
+    if (isAnswerError(error)) return false;
     throw error;
   }
 }

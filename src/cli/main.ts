@@ -7,7 +7,7 @@
 
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { isAnswerError } from '../index.js';
+import { isAnswerError, quoteText } from '../index.js';
 import { AlsoFailed } from './also-failed.js';
 import { call } from './call.js';
 import { clientSettings, EXCHANGE_OPTIONS, type OptionSpec } from './client-options.js';
@@ -94,7 +94,7 @@ async function run(argv: readonly string[]): Promise<void> {
       });
       const [url, method, params, ...extra] = positionals;
       if (method === undefined) throw new UsageError('call needs a URL and a METHOD');
-      if (extra.length > 0) throw new UsageError(`call takes URL METHOD [PARAMS_JSON], got an extra ${JSON.stringify(extra[0])}`);
+      if (extra.length > 0) throw new UsageError(`call takes URL METHOD [PARAMS_JSON], got an extra ${quoteText(extra[0]!)}`);
       await call({
         ...clientSettings(values, parseUrl(url, 'call needs a URL and a METHOD'), version()),
         method,
@@ -106,23 +106,27 @@ async function run(argv: readonly string[]): Promise<void> {
     }
     case 'probe': {
       const { values, positionals } = parse(rest, EXCHANGE_OPTIONS);
-      if (positionals.length > 1) throw new UsageError(`probe takes one URL, got an extra ${JSON.stringify(positionals[1])}`);
+      if (positionals.length > 1) throw new UsageError(`probe takes one URL, got an extra ${quoteText(positionals[1]!)}`);
       await probe(clientSettings(values, parseUrl(positionals[0], 'probe needs a URL'), version()));
       return;
     }
     case undefined:
       throw new UsageError('no command given: read, events, call or probe');
     default:
-      throw new UsageError(`unknown command ${JSON.stringify(command)}: read, events, call or probe`);
+      throw new UsageError(`unknown command ${quoteText(command)}: read, events, call or probe`);
   }
 }
 
-/** Node's own parser, strict; its complaints become usage errors. */
+/** The longest complaint of Node's parser the CLI repeats: it quotes the option the user typed. */
+const MAX_PARSE_COMPLAINT = 160;
+
+/** Node's own parser, strict; its complaints become usage errors, their first line, bounded. */
 function parse(args: readonly string[], options: OptionSpec): { values: Record<string, unknown>; positionals: string[] } {
   try {
     return parseArgs({ args: [...args], options, allowPositionals: true, strict: true });
   } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message.split('\n')[0]! : String(error));
+    const line = (error instanceof Error ? error.message : String(error)).split('\n')[0]!;
+    throw new UsageError(line.length > MAX_PARSE_COMPLAINT ? `${line.slice(0, MAX_PARSE_COMPLAINT)}…` : line);
   }
 }
 
@@ -135,6 +139,10 @@ function version(): string {
     return '0.0.0';
   }
 }
+
+// stderr that cannot be written (a closed pipe, a full disk) has no one left to tell: the command
+// goes on, its answer printed and its session ended, and exits as it would have.
+process.stderr.on('error', () => undefined);
 
 // A reader that goes away (`| head`) is not a failure to report with a stack trace.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {

@@ -4,7 +4,7 @@
  * @module
  */
 
-import { quoteText, type JsonRpcRequestId, type JsonValue } from '../index.js';
+import { MIN_SECRET_LENGTH, quoteText, type JsonRpcRequestId, type JsonValue } from '../index.js';
 import { UsageError } from './usage-error.js';
 
 /** `--max-bytes N`: a whole number of bytes, or `Infinity`. */
@@ -69,6 +69,10 @@ export function parseSecretHeaders(names: readonly string[] | undefined, headers
       given = false; // not a header name at all
     }
     if (!given) throw new UsageError(`--secret-header ${quoteText(text)} names no --header given`);
+    // A shorter value cannot be told from ordinary text (see Secrets): it could not be kept out of what is printed.
+    if (headers.get(name)!.trim().length < MIN_SECRET_LENGTH) {
+      throw new UsageError(`--secret-header ${quoteText(text)}: its value is shorter than ${MIN_SECRET_LENGTH} characters, too short to keep out of what is printed`);
+    }
     return name.toLowerCase();
   });
 }
@@ -96,6 +100,8 @@ export function parseUrl(text: string | undefined, missing: string): URL {
     throw new UsageError(`not a URL: ${quoteText(text)}`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`the URL must be http or https, got ${quoteText(text)}`);
+  // fetch refuses such a URL; said here, and without repeating what may be a password.
+  if (url.username !== '' || url.password !== '') throw new UsageError('the URL must not carry a user or a password: send credentials with --header or --bearer-token-env');
   return url;
 }
 

@@ -23,10 +23,14 @@ const UNSAFE_IN_TEXT = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u20
 /** The secrets no output may show, redacted by the library's one rule (as sent, JSON-escaped, percent-encoded). */
 let secrets = new Secrets();
 
-/** The values no output may show: the command's bearer token, its secret headers (values of 8 characters or more). */
-export function neverPrint(values: readonly string[]): void {
+/**
+ * What no output may show: the command's bearer token and its secret headers, taken as the
+ * exchange takes them (`Secrets.addHeaders`; a value shorter than 8 characters is none).
+ */
+export function neverPrint(headers: Headers, secretHeaders: readonly string[], tokens: readonly string[]): void {
   secrets = new Secrets();
-  for (const value of values) secrets.add(value);
+  secrets.addHeaders(headers, secretHeaders);
+  for (const token of tokens) secrets.add(token);
 }
 
 /** `value` as one line of JSON, its strings and keys redacted and its unsafe characters escaped. */

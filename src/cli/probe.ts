@@ -43,6 +43,7 @@ export async function probeReport(settings: ClientSettings): Promise<ProbeReport
     (handshake) => legacyFindings(settings, handshake),
     (error: unknown): EraReport<LegacyFindings> => ({ supported: false, refusal: describe(error) }),
   );
+  // (A failure after that handshake — of its DELETE, of another version asked for — is a finding of legacyFindings'.)
   const versions = [...modern.supportedVersions, ...(legacy.supported ? legacy.supportedVersions : [])];
   return { ...summary(settings, 'modern', modern.supportedVersions[0] ?? '', modern, versions), modern, legacy };
 }

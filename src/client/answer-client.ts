@@ -9,12 +9,13 @@
 import { followAborts, ownController } from '../drivers/abort-watch.js';
 import { invalid } from '../vocabulary/check-argument.js';
 import { answerError, nothingRead, stopped, type Failure } from '../vocabulary/failure.js';
-import type { JsonObject, JsonRpcMessage, JsonRpcRequestId, JsonRpcResponse } from '../vocabulary/json-rpc.js';
+import type { JsonObject, JsonRpcMessage, JsonRpcRequestId, JsonRpcResponse, JsonValue } from '../vocabulary/json-rpc.js';
 import { objectOf } from './discover-outcome.js';
-import { endAbandonedSession, endSession, sessionIssued } from './end-session.js';
+import { endAbandonedSession, endSession, sessionAfterRefusal, sessionIssued } from './end-session.js';
 import { isProtocolVersion, type McpEra } from './era.js';
 import { checkExchangeOptions, checkSignal, type ExchangeOptions, type ExchangeSettings } from './exchange-options.js';
-import { noAnswer, planMessage, runExchange, type ExchangeOutcome } from './exchange.js';
+import { planMessage, runExchange, type ExchangeOutcome } from './exchange.js';
+import { untilAborted } from './send-request.js';
 import {
   answerInputRequests,
   INPUT_REQUIRED_METHODS,
@@ -72,6 +73,12 @@ export interface AnswerClientRequestOptions {
   readonly onMessage?: ((message: JsonRpcMessage) => void) | undefined;
 }
 
+/** What the exchange of a request comes to: never `accepted`, which is only a notification's or a response's (a request answered with none is `noAnswer`'s failure). */
+type RequestOutcome = Exclude<ExchangeOutcome, { kind: 'accepted' }>;
+
+/** Why a request fails once the client is closed, and the reason its close aborts those in flight with. */
+const CLOSED = 'AnswerClient: the client is closed';
+
 /** The rounds of input a request takes by default, as the AI SDK's client allows. */
 const DEFAULT_INPUT_ROUNDS = 10;
 
@@ -98,21 +105,21 @@ const DEFAULT_INPUT_ROUNDS = 10;
  */
 export class AnswerClient {
   /** The era the client speaks. */
-  readonly era: McpEra;
+  declare readonly era: McpEra;
   /** The version its requests are sent in (`undefined` only for 2025 requests with no handshake and no version). */
-  readonly protocolVersion: string | undefined;
+  declare readonly protocolVersion: string | undefined;
   /** The versions the server said it supports (its `DiscoverResult`), else the one spoken. */
-  readonly supportedVersions: readonly string[];
+  declare readonly supportedVersions: readonly string[];
   /** The server's `Implementation` (name, version), as it said it; `undefined` when it said none. */
-  readonly serverInfo: JsonObject | undefined;
+  declare readonly serverInfo: JsonObject | undefined;
   /** The server's capabilities, as it said them; `undefined` when no handshake said them. */
-  readonly capabilities: JsonObject | undefined;
+  declare readonly capabilities: JsonObject | undefined;
   /** The server's instructions, if it gave any. */
-  readonly instructions: string | undefined;
+  declare readonly instructions: string | undefined;
   /** How the era was settled. */
-  readonly negotiatedBy: NegotiatedBy;
+  declare readonly negotiatedBy: NegotiatedBy;
   /** The answer to the handshake request, as it came: its status, headers and how it was read. */
-  readonly handshake: HandshakeAnswer | undefined;
+  declare readonly handshake: HandshakeAnswer | undefined;
 
   readonly #url: string | URL;
   readonly #settings: ExchangeSettings;
@@ -133,20 +140,15 @@ export class AnswerClient {
     this.#identity = identity;
     this.#onInputRequired = handler;
     this.#maxInputRounds = rounds;
-    this.era = negotiated.era;
-    this.protocolVersion = negotiated.protocolVersion;
-    this.#sessionId = negotiated.sessionId;
-    this.supportedVersions = negotiated.supportedVersions;
-    this.serverInfo = negotiated.serverInfo;
-    this.capabilities = negotiated.capabilities;
-    this.instructions = negotiated.instructions;
-    this.negotiatedBy = negotiated.how;
-    this.handshake = negotiated.handshake;
+    // What was settled is said as negotiate() found it: each field of Negotiated but the session.
+    const { sessionId, ...settled } = negotiated;
+    Object.assign(this, settled);
+    this.#sessionId = sessionId;
     this.#tools = new ToolHeaders(async (cursor, signal) => {
       // Its own ids, apart from the caller's requests, which are numbered 1, 2, … as they are made.
       const { outcome } = await this.#exchange('tools/list', cursor === undefined ? undefined : { cursor }, signal, undefined, `tools/list-${(this.#toolPages += 1)}`);
       if (outcome.kind === 'answered') return { ok: true, result: objectOf(outcome.answer['result']) };
-      return outcome.kind === 'accepted' ? { ok: true, result: undefined } : { ok: false, failure: outcome.failure };
+      return { ok: false, failure: outcome.failure };
     }, settings.secrets);
   }
 
@@ -161,10 +163,9 @@ export class AnswerClient {
     const { versionNegotiation = 'auto', handshake = true, clientInfo = DEFAULT_CLIENT_INFO, capabilities = {}, onInputRequired, maxInputRounds = DEFAULT_INPUT_ROUNDS } = options;
     checkNegotiation(versionNegotiation);
     if (typeof handshake !== 'boolean') throw invalid('handshake', 'a boolean', handshake);
-    if (typeof clientInfo !== 'object' || clientInfo === null || typeof clientInfo.name !== 'string' || typeof clientInfo.version !== 'string') {
-      throw invalid('clientInfo', 'an object with a string name and version', clientInfo);
-    }
-    if (typeof capabilities !== 'object' || capabilities === null || Array.isArray(capabilities)) throw invalid('capabilities', 'an object', capabilities);
+    const info = objectOf(clientInfo as unknown as JsonValue);
+    if (typeof info?.['name'] !== 'string' || typeof info['version'] !== 'string') throw invalid('clientInfo', 'an object with a string name and version', clientInfo);
+    if (objectOf(capabilities) === undefined) throw invalid('capabilities', 'an object', capabilities);
     if (onInputRequired !== undefined && typeof onInputRequired !== 'function') throw invalid('onInputRequired', 'a function', onInputRequired);
     if (!Number.isSafeInteger(maxInputRounds) || maxInputRounds < 0) throw invalid('maxInputRounds', 'a whole number', maxInputRounds, RangeError);
     const identity = { clientInfo, capabilities };
@@ -194,7 +195,7 @@ export class AnswerClient {
     this.#checkOpen();
     if (method === STANDING_STREAM_METHOD) throw answerError(standingStreamRefused('AnswerClient'));
     // Stopped before it began: nothing is sent, and there is nothing to cancel on the server.
-    if (signal?.aborted === true) throw answerError(stopped(signal.reason, nothingRead(this.#settings.maxBytes), 'the exchange'));
+    if (signal?.aborted === true) throw this.#stopped(signal);
     let current = params;
     for (let round = 0; ; round += 1) {
       const { outcome, id } = await this.#exchange(method, current, signal, onMessage);
@@ -207,7 +208,10 @@ export class AnswerClient {
       const during = ownController();
       const unfollow = followAborts(during, [signal, this.#closing.signal]);
       try {
-        current = retryParams(current, await answerInputRequests(asked, handler, during.signal), asked);
+        // A handler that ignores its signal cannot hold the request past its abort, nor past close().
+        current = retryParams(current, await untilAborted(answerInputRequests(asked, handler, during.signal), during.signal), asked);
+      } catch (error) {
+        throw during.signal.aborted ? this.#stopped(during.signal) : error;
       } finally {
         unfollow();
       }
@@ -238,7 +242,7 @@ export class AnswerClient {
     const signal = checkSignal('signal', options.signal);
     if (this.#closed) return undefined;
     this.#closed = true;
-    this.#closing.abort(new Error('AnswerClient: closed'));
+    this.#closing.abort(new Error(CLOSED));
     const sessionId = this.#sessionId;
     if (sessionId === undefined) return undefined;
     this.#sessionId = undefined;
@@ -247,8 +251,13 @@ export class AnswerClient {
     return ended.status;
   }
 
+  /** The error of a request its signal (or `close()`) stopped where no exchange was running. */
+  #stopped(signal: AbortSignal): Error {
+    return answerError(stopped(signal.reason, nothingRead(this.#settings.maxBytes), 'the exchange'));
+  }
+
   #checkOpen(): void {
-    if (this.#closed) throw new Error('AnswerClient: the client is closed');
+    if (this.#closed) throw new Error(CLOSED);
   }
 
   /** One exchange of a request: its id (the next of the caller's, unless given), its tool headers (2026 `tools/call`), its era's plan. */
@@ -258,7 +267,7 @@ export class AnswerClient {
     signal: AbortSignal | undefined,
     onMessage: ((message: JsonRpcMessage) => void) | undefined,
     given?: string,
-  ): Promise<{ readonly outcome: ExchangeOutcome; readonly id: JsonRpcRequestId }> {
+  ): Promise<{ readonly outcome: RequestOutcome; readonly id: JsonRpcRequestId }> {
     const id = given ?? this.#nextId++;
     const message = requestMessage(id, method, params, this.era, this.protocolVersion, this.#identity);
     let headers: Headers | undefined;
@@ -268,15 +277,26 @@ export class AnswerClient {
       headers = found;
     }
     const request = ownController(); // a 2025 server request's handler gives up with it
+    const planned = this.#plan(message, headers);
+    // What the caller's onMessage throws ends the exchange, and is rethrown once its outcome (a
+    // session id that came with it) has been dealt with.
+    let thrown: { readonly error: unknown } | undefined;
     try {
-      const outcome = await runExchange(this.#url, this.#settings, this.#plan(message, headers), {
-        signals: [this.#closing.signal, signal],
+      const outcome = await runExchange(this.#url, this.#settings, planned, {
+        signals: [this.#closing.signal, signal, request.signal],
         onMessage: (passedOver) => {
-          onMessage?.(passedOver);
+          try {
+            onMessage?.(passedOver);
+          } catch (error) {
+            thrown = { error };
+            request.abort();
+            return;
+          }
           const asked = this.era === 'legacy' ? serverRequest(passedOver) : undefined;
           if (asked !== undefined) void this.#reply(asked.id, asked.request, request.signal);
         },
       });
+      if (outcome.kind === 'refused') this.#sessionId = sessionAfterRefusal(this.#sessionId, planned.sessionId, outcome.status);
       if (method === 'initialize') {
         // The session of an `initialize` the caller sent itself (with no handshake): held when the
         // answer came, so that `close()` ends it, the one it replaces ended; ended at once when the
@@ -286,7 +306,8 @@ export class AnswerClient {
         this.#sessionId = held;
         if (ended !== undefined) void endAbandonedSession(this.#url, this.#settings, ended, this.protocolVersion);
       }
-      return { outcome, id };
+      if (thrown !== undefined) throw thrown.error;
+      return { outcome: outcome as RequestOutcome, id };
     } finally {
       request.abort();
     }
@@ -303,14 +324,10 @@ export class AnswerClient {
   }
 
   /**
-   * The error of a request that has no answer. A 404 to a 2025 request that carried the session
-   * means the server ended it: it is forgotten. A 2025 request stopped by a signal or its
+   * The error of a request that has no answer. A 2025 request stopped by a signal or its
    * deadline is cancelled on the server too (`notifications/cancelled`, not awaited).
    */
-  #failed(outcome: Exclude<ExchangeOutcome, { kind: 'answered' }>, id: JsonRpcRequestId): Error {
-    // An exchange of a request is never `accepted` (it is `noAnswer`'s failure); said the same way all the same.
-    if (outcome.kind === 'accepted') return answerError(noAnswer(outcome.status, outcome.headers, this.#settings.maxBytes));
-    if (outcome.kind === 'refused' && outcome.status === 404 && this.era === 'legacy' && this.#sessionId !== undefined) this.#sessionId = undefined;
+  #failed(outcome: Exclude<RequestOutcome, { kind: 'answered' }>, id: JsonRpcRequestId): Error {
     const stopped = outcome.failure.code === 'aborted' || outcome.failure.code === 'timeout';
     if (stopped && this.era === 'legacy' && !this.#closed) this.#cancel(id, outcome.failure);
     return answerError(outcome.failure, this.#settings.secrets);

@@ -11,7 +11,7 @@ import { ownController } from '../drivers/abort-watch.js';
 import { invalid } from '../vocabulary/check-argument.js';
 import { answerError } from '../vocabulary/failure.js';
 import type { JsonRpcMessage } from '../vocabulary/json-rpc.js';
-import { endSession, sessionIssued } from './end-session.js';
+import { endSession, sessionAfterRefusal, sessionIssued } from './end-session.js';
 import { eraOf } from './era.js';
 import { checkExchangeOptions, checkSignal, type ExchangeOptions, type ExchangeSettings } from './exchange-options.js';
 import { planMessage, runExchange, type ExchangeOutcome, type PlannedMessage } from './exchange.js';
@@ -216,8 +216,7 @@ export class AnswerTransport {
         case 'accepted':
           return;
         case 'refused': {
-          // The server no longer knows the session: forget it, so the next client starts anew.
-          if (outcome.status === 404 && planned.sessionId !== undefined && this.sessionId === planned.sessionId) this.sessionId = undefined;
+          this.sessionId = sessionAfterRefusal(this.sessionId, planned.sessionId, outcome.status);
           const answer = inBandRefusal(planned, outcome);
           if (answer !== undefined) {
             this.#deliver(answer);

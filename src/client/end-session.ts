@@ -63,3 +63,13 @@ export function sessionIssued(held: string | undefined, issued: string | null | 
   if (issued == null || issued === held) return [held, undefined];
   return keep ? [issued, held] : [held, issued];
 }
+
+/**
+ * The session held after a request that carried `sent` was refused with `status`: a 404 to a
+ * request that carried the session held means the server ended it, so it is forgotten and the
+ * next client starts anew. Any other refusal, a 404 to a request that carried another session or
+ * none (a 2026-07-28 request, whose 404 is an unknown method), changes nothing.
+ */
+export function sessionAfterRefusal(held: string | undefined, sent: string | undefined, status: number): string | undefined {
+  return status === 404 && sent !== undefined && sent === held ? undefined : held;
+}

@@ -74,6 +74,7 @@ export function planMessage(message: unknown, settings: ExchangeSettings, plan: 
   const headers = new Headers(settings.headers);
   if (plan.headers !== undefined) {
     checkNoAuthorization(plan.headers, settings.authProvider, "the message's headers");
+    settings.secrets.addHeaders(plan.headers);
     plan.headers.forEach((value, name) => headers.set(name, value));
   }
   const streamHeaders = new Headers(headers);
@@ -206,7 +207,7 @@ function lostRequest(failure: Failure, settings: ExchangeSettings): Failure {
   return withCause(
     {
       code: 'stream_failed',
-      message: said`${failure.message}; the server dropped the request with its stream: re-issue it as a new request with a new id`,
+      message: said`${failure.message}; the server dropped the request with its stream: re-issue it with a new id`,
       detail: { ...failure.detail, reissue: true },
     },
     cause,

@@ -65,9 +65,10 @@ export function inputRequired(answer: JsonRpcResponse): InputRequired | undefine
 
 /** Each input request answered by `handler`, keyed as they were asked. */
 export async function answerInputRequests(asked: InputRequired, handler: InputRequestHandler, signal: AbortSignal): Promise<JsonObject> {
-  const responses: JsonObject = {};
-  for (const [key, request] of asked.inputRequests) responses[key] = await handler(request, { era: 'modern', key, signal });
-  return responses;
+  const responses: [string, JsonObject][] = [];
+  for (const [key, request] of asked.inputRequests) responses.push([key, await handler(request, { era: 'modern', key, signal })]);
+  // Entries, not assignments: a key `__proto__` is a key like any other.
+  return Object.fromEntries(responses) as JsonObject;
 }
 
 /**
@@ -100,7 +101,9 @@ export async function replyTo(id: JsonRpcRequestId, request: InputRequest, handl
   if (request.method === 'ping') return { jsonrpc: '2.0', id, result: {} };
   if (handler === undefined) return { jsonrpc: '2.0', id, error: { code: -32601, message: `the client does not answer ${request.method}` } };
   try {
-    return { jsonrpc: '2.0', id, result: await handler(request, { era: 'legacy', id, signal }) };
+    const reply = { jsonrpc: '2.0', id, result: await handler(request, { era: 'legacy', id, signal }) };
+    JSON.stringify(reply); // a result that cannot be sent (a BigInt, a cycle) is the handler's failure
+    return reply;
   } catch (error) {
     return { jsonrpc: '2.0', id, error: { code: -32603, message: `the client failed to answer ${request.method}: ${describeValue(error)}` } };
   }

@@ -130,19 +130,19 @@ function checkAnnotation(
   if (typeof name !== 'string') reasons.push(`${at}: must be a string, got ${describeValue(name)}`);
   else if (name === '') reasons.push(`${at}: must not be empty`);
   else if (CONTROL.test(name)) reasons.push(`${at}: ${describeValue(name)} holds a control character`);
-  else if (!TOKEN.test(name)) reasons.push(`${at}: ${describeValue(name)} is not an HTTP field-name token (RFC 9110 tchar)`);
+  else if (!TOKEN.test(name)) reasons.push(`${at}: ${describeValue(name)} is not an HTTP token (RFC 9110)`);
   if (typeof name === 'string' && name !== '') {
     // Header names compare case-insensitively, so "Region" and "region" would be one header.
     const key = name.toLowerCase();
     const first = seen.get(key);
     if (first === undefined) seen.set(key, at);
-    else reasons.push(`${at}: ${describeValue(name)} repeats the name at ${first} (names compare case-insensitively)`);
+    else reasons.push(`${at}: ${describeValue(name)} repeats the name at ${first} (case-insensitively)`);
   }
-  if (chain === undefined) reasons.push(`${at}: not statically reachable (only a chain of "properties" keys from the root is)`);
+  if (chain === undefined) reasons.push(`${at}: not reachable through "properties" alone`);
   else if (chain === null) reasons.push(`${at}: on the schema root, not on a property`);
   const type = paramType(own(schema, 'type'));
   if (type === undefined) {
-    reasons.push(`${at}: the property's type must be "string", "integer" or "boolean" (not "number"), got ${describeValue(own(schema, 'type'))}`);
+    reasons.push(`${at}: the property's type must be "string", "integer" or "boolean", got ${describeValue(own(schema, 'type'))}`);
   }
   if (reasons.length > before || typeof name !== 'string' || !chain || type === undefined) return undefined;
   const path: string[] = [];

@@ -78,7 +78,7 @@ export interface Negotiated {
   readonly serverInfo: JsonObject | undefined;
   readonly capabilities: JsonObject | undefined;
   readonly instructions: string | undefined;
-  readonly how: NegotiatedBy;
+  readonly negotiatedBy: NegotiatedBy;
   /** The answer to the handshake request (`server/discover` or `initialize`), when one was sent. */
   readonly handshake: HandshakeAnswer | undefined;
 }
@@ -129,7 +129,7 @@ export async function negotiate(
           serverInfo: objectOf(meta?.['io.modelcontextprotocol/serverInfo']),
           capabilities: objectOf(found.result['capabilities']),
           instructions: stringOf(found.result['instructions']),
-          how: { by: 'discover' },
+          negotiatedBy: { by: 'discover' },
           handshake: handshakeAnswer(outcome),
         },
       };
@@ -147,7 +147,7 @@ function settled(era: McpEra, version: string | undefined, how: NegotiatedBy): N
     serverInfo: undefined,
     capabilities: undefined,
     instructions: undefined,
-    how,
+    negotiatedBy: how,
     handshake: undefined,
   };
   return { ok: true, negotiated };
@@ -195,7 +195,7 @@ async function initialize(url: string | URL, settings: ExchangeSettings, identit
       serverInfo: objectOf(result['serverInfo']),
       capabilities: objectOf(result['capabilities']),
       instructions: stringOf(result['instructions']),
-      how,
+      negotiatedBy: how,
       handshake: handshakeAnswer(outcome),
     },
   };

@@ -76,7 +76,7 @@ export class ToolHeaders {
     const more = reasons.length > MAX_REASONS ? said`; and ${reasons.length - MAX_REASONS} more` : said``;
     return {
       code: 'invalid_tool',
-      message: said`the server's tool ${serverText(name)} has invalid x-mcp-header annotations (${shown}${more}): a 2026-07-28 client excludes it and does not call it`,
+      message: said`the server's tool ${serverText(name)} has invalid x-mcp-header annotations (${shown}${more}): a 2026-07-28 client does not call it`,
       detail: nothingRead(0),
     };
   }

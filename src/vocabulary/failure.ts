@@ -78,7 +78,7 @@ export function answerError(failure: Failure, secrets?: Secrets): AnswerError {
   const detail = heldDetail(secrets === undefined ? failure.detail : secrets.redactValue(failure.detail));
   return new AnswerError(failure.code, text, detail, {
     reason: failure.reason,
-    ...(failure.hasCause === true ? { cause: failure.cause } : {}),
+    ...(failure.hasCause === true ? { cause: secrets === undefined ? failure.cause : secrets.redactCause(failure.cause) } : {}),
   });
 }
 

@@ -71,6 +71,8 @@ export class Secrets {
   /** The secrets as sent, and their JSON-escaped forms, longest first once sorted (so a secret inside another goes with it). */
   #forms: string[] = [];
   #sorted = true;
+  /** The names of headers marked secret, beside {@link SECRET_HEADERS}. */
+  #named: string[] = [];
 
   /** Adds a secret value (one shorter than 8 characters is none). */
   add(value: string): void {
@@ -90,20 +92,37 @@ export class Secrets {
   }
 
   /**
-   * Adds a header value as sent: the whole value and, for a credential of the form
-   * `Scheme credentials` (`Bearer …`, `Basic …`), the credentials alone.
+   * Adds a header value as sent: the whole value, each of its parts between spaces and `;` — the
+   * credentials after a scheme (`Bearer …`, `Basic …`), each `name=value` of a `Cookie` — and
+   * what follows a part's first `=` (a cookie's value).
    */
   addHeaderValue(value: string): void {
     this.add(value);
-    const space = value.indexOf(' ');
-    if (space > 0) this.add(value.slice(space + 1).trim());
+    for (const part of value.split(/[ ;]+/)) {
+      this.add(part);
+      this.add(part.slice(part.indexOf('=') + 1));
+    }
   }
 
-  /** Adds the values of `headers` whose names are secret: `Authorization`, `Proxy-Authorization`, `Cookie`, and `named`. */
+  /**
+   * Adds the values of `headers` whose names are secret: `Authorization`, `Proxy-Authorization`,
+   * `Cookie`, and the lowercase names in `named` — given once, remembered for later headers (a
+   * request's own headers are taken by the same names as the caller's).
+   */
   addHeaders(headers: Headers, named: readonly string[] = []): void {
+    this.#named.push(...named);
     headers.forEach((value, name) => {
-      if (SECRET_HEADERS.includes(name) || named.includes(name)) this.addHeaderValue(value);
+      if (SECRET_HEADERS.includes(name) || this.#named.includes(name)) this.addHeaderValue(value);
     });
+  }
+
+  /**
+   * An error's cause as it may be shown. A `SyntaxError` is the parser's on a body that was not
+   * JSON, and its message quotes a piece of that body, where a server may have put a secret —
+   * whole or cut, past finding: with secrets to keep, that message is withheld.
+   */
+  redactCause(cause: unknown): unknown {
+    return cause instanceof SyntaxError && !this.empty ? new SyntaxError('not JSON (message withheld: it quotes the body)') : cause;
   }
 
   /** Whether there is any secret to redact. */

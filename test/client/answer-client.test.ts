@@ -255,6 +255,45 @@ describe('the 2025 session', () => {
     expect(trail(sent)).toEqual(['POST tools/list']);
   });
 
+  test("what the caller's onMessage throws during its own initialize: rethrown, and the session that came is ended", async () => {
+    const note = { jsonrpc: '2.0', method: 'notifications/message', params: {} };
+    const { fetch, sent } = initializing((request) => sse([sseEvent(note), sseEvent(resultFor(request, { protocolVersion: LEGACY }))], { headers: { 'mcp-session-id': 'sess-x' } }));
+    const client = await AnswerClient.connect(URL_, { fetch, handshake: false });
+    const thrown = new Error('the caller gave up');
+    const onMessage = (): void => {
+      throw thrown;
+    };
+    expect(await rejection(client.request('initialize', INITIALIZE, { onMessage }))).toBe(thrown);
+    expect(client.sessionId).toBeUndefined();
+    await vi.waitFor(() => expect(trail(sent)).toEqual(['POST initialize', 'DELETE']));
+    expect(sent[1]!.headers.get('mcp-session-id')).toBe('sess-x');
+  });
+
+  test('a 404 to a request that carried a session the client no longer holds leaves the one it holds', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let next = 1;
+    const { fetch, sent } = initializing(
+      (request) => json(resultFor(request, { protocolVersion: LEGACY }), { headers: { 'mcp-session-id': `s-${next++}` } }),
+    );
+    const slow: typeof fetch = async (input, init) => {
+      const body = typeof init?.body === 'string' ? (JSON.parse(init.body) as { method?: string }) : {};
+      if (body.method === 'tools/list') {
+        await held;
+        return empty(404);
+      }
+      return fetch(input, init);
+    };
+    const client = await AnswerClient.connect(URL_, { fetch: slow, handshake: false });
+    await client.request('initialize', INITIALIZE);
+    const old = client.request('tools/list'); // carries s-1, answered 404 after s-2 replaced it
+    await vi.waitFor(() => expect(trail(sent)).toEqual(['POST initialize']));
+    await client.request('initialize', INITIALIZE);
+    release();
+    expect((await answerError(old)).detail.status).toBe(404);
+    expect(client.sessionId).toBe('s-2');
+  });
+
   test('another refusal keeps the session', async () => {
     const { client } = await connected('legacy', () => empty(400));
     await answerError(client.request('tools/list'));
@@ -385,6 +424,31 @@ describe('MRTR (2026-07-28): input_required answered and re-issued', () => {
     const { client, sent, handshakes } = await connected('legacy', (request) => json(resultFor(request, inputRequired('s'))), { onInputRequired: () => ({ n: ++calls }) });
     await client.request('tools/call', { name: 'x' });
     expect([after(sent, handshakes).length, calls]).toEqual([1, 0]);
+  });
+
+  test('an inputRequests key "__proto__" is answered like any other', async () => {
+    const asked = { resultType: 'input_required', inputRequests: JSON.parse('{"__proto__": {"method": "elicitation/create", "params": {}}}') as object };
+    const { client, sent, handshakes } = await connected(
+      'modern',
+      (request) => json(resultFor(request, (request.body?.['params'] as Record<string, unknown>)['inputResponses'] === undefined ? asked : { ok: true })),
+      { onInputRequired: () => ({ action: 'accept' }) },
+    );
+    expect(await client.request('prompts/get', { name: 'x' })).toMatchObject({ result: { ok: true } });
+    const retry = after(sent, handshakes)[1]!;
+    expect(Object.keys((retry.body?.['params'] as { inputResponses: object }).inputResponses)).toEqual(['__proto__']);
+  });
+
+  test.each(['abort', 'close'])("a handler that ignores its signal cannot hold the request past its %s: aborted at once", async (how) => {
+    const { client } = await connected('modern', (request) => json(resultFor(request, request.rpc === 'tools/list' ? { tools: [] } : inputRequired())), {
+      onInputRequired: () => new Promise(() => {}),
+    });
+    const controller = new AbortController();
+    const pending = answerError(client.request('tools/call', { name: 'x' }, { signal: controller.signal }));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    if (how === 'abort') controller.abort(new Error('stop'));
+    else void client.close();
+    const error = await pending;
+    expect(error.code).toBe('aborted');
   });
 
   test("what the handler throws is the request's error, as it is", async () => {
@@ -518,6 +582,13 @@ describe('2025 server requests on the answer stream', () => {
     const second = await connected('legacy', roots.handle);
     await second.client.request('tools/call', { name: 'x' });
     expect((await roots.reply).body).toEqual({ jsonrpc: '2.0', id: 10, error: { code: -32601, message: 'the client does not answer roots/list' } });
+  });
+
+  test('a handler whose result cannot be sent (a BigInt) is answered -32603, and nothing is left unhandled', async () => {
+    const elicit = askingServer({ jsonrpc: '2.0', id: 12, method: 'elicitation/create', params: {} });
+    const { client } = await connected('legacy', elicit.handle, { onInputRequired: () => ({ big: 1n }) as never });
+    await client.request('tools/call', { name: 'x' });
+    expect((await elicit.reply).body).toMatchObject({ jsonrpc: '2.0', id: 12, error: { code: -32603 } });
   });
 
   test('a handler that throws is answered -32603', async () => {

@@ -7,7 +7,7 @@
  */
 
 import { describe, expect, test } from 'vitest';
-import { endAbandonedSession, endSession, sessionIssued, type SessionEnd } from '../../src/client/end-session.js';
+import { endAbandonedSession, endSession, sessionAfterRefusal, sessionIssued, type SessionEnd } from '../../src/client/end-session.js';
 import type { ExchangeOptions } from '../../src/client/exchange-options.js';
 import { written, type Failure } from '../../src/vocabulary/failure.js';
 import { nextTurn } from '../helpers/bodies.js';
@@ -131,5 +131,17 @@ describe('sessionIssued: [the session held, the session to end] after an initial
     ['a first one, not kept: it is ended', undefined, 'b', false, [undefined, 'b']],
   ] as const)('%s', (_, held, issued, keep, expected) => {
     expect(sessionIssued(held, issued, keep)).toEqual(expected);
+  });
+});
+
+describe('sessionAfterRefusal: the session held after a refusal of a request that carried one', () => {
+  test.each([
+    ['a 404 to a request that carried the session held: forgotten', 'a', 'a', 404, undefined],
+    ['a 404 to a request that carried another session: kept', 'b', 'a', 404, 'b'],
+    ['a 404 to a request that carried none (2026-07-28): kept', 'a', undefined, 404, 'a'],
+    ['another refusal: kept', 'a', 'a', 400, 'a'],
+    ['none held: none', undefined, undefined, 404, undefined],
+  ] as const)('%s', (_, held, sent, status, expected) => {
+    expect(sessionAfterRefusal(held, sent, status)).toBe(expected);
   });
 });

@@ -137,6 +137,15 @@ describe('the secrets gathered from the headers', () => {
     expect(redacts({ headers: { cookie: 'session=abcdef123456' } }, 'echo session=abcdef123456')).toBe('echo [redacted]');
   });
 
+  test("each cookie's value is secret alone, however many the Cookie carries", () => {
+    const cookie = 'sid=abcdefghijkl0123; theme=dark; csrf=zyxwvutsrq9876';
+    expect(redacts({ headers: { cookie } }, 'invalid session abcdefghijkl0123, csrf zyxwvutsrq9876, theme dark')).toBe('invalid session [redacted], csrf [redacted], theme dark');
+  });
+
+  test('the credentials after a scheme are secret, however many spaces come between', () => {
+    expect(redacts({ headers: { authorization: 'Bearer  abcdefghijk' } }, 'token abcdefghijk')).toBe('token [redacted]');
+  });
+
   test('secretHeaders names more, in any case; other headers are not secret', () => {
     const options = { headers: { 'X-Api-Key': 'key-0123456789', 'X-Trace': 'trace-0123456789' }, secretHeaders: ['X-API-KEY'] };
     expect(redacts(options, 'key-0123456789 trace-0123456789')).toBe('[redacted] trace-0123456789');

@@ -115,6 +115,12 @@ describe('planMessage', () => {
     );
   });
 
+  test("a message's own secret headers join the exchange's secrets, by the caller's secretHeaders names too", () => {
+    const settings = settingsOf({ secretHeaders: ['X-Api-Key'] });
+    planMessage(REQUEST, settings, { headers: new Headers({ authorization: 'Bearer tok-0123456789', 'x-api-key': 'key-0123456789', 'x-trace': 'trace-0123456789' }) });
+    expect(settings.secrets.redact('Bearer tok-0123456789 / key-0123456789 / trace-0123456789')).toBe('[redacted] / [redacted] / trace-0123456789');
+  });
+
   test('a 2026-07-28 message the headers cannot be derived from is a TypeError', () => {
     expect(() => plan({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { _meta: META } })).toThrow(new TypeError('message.params.name must be a string, got undefined'));
   });
@@ -248,7 +254,7 @@ describe('runExchange: failed', () => {
     const failure = failureOf((await exchange(MODERN_REQUEST, () => Promise.reject(error))).outcome);
     expect([failure.code, failure.cause, failure.detail.reissue]).toEqual(['stream_failed', error, true]);
     expect(written(failure.message)).toBe(
-      'the POST request failed: TypeError: fetch failed; the server dropped the request with its stream: re-issue it as a new request with a new id',
+      'the POST request failed: TypeError: fetch failed; the server dropped the request with its stream: re-issue it with a new id',
     );
   });
 

@@ -77,7 +77,7 @@ describe('no handshake', () => {
       serverInfo: undefined,
       capabilities: undefined,
       instructions: undefined,
-      how: { by: 'none' },
+      negotiatedBy: { by: 'none' },
       handshake: undefined,
     });
     expect(sent).toEqual([]);
@@ -85,19 +85,19 @@ describe('no handshake', () => {
 
   test("handshake false: the era of the caller's MCP-Protocol-Version", async () => {
     const { negotiated, sent } = await run('legacy', {}, { headers: { 'MCP-Protocol-Version': MODERN } }, false);
-    expect(settled(negotiated)).toMatchObject({ era: 'modern', protocolVersion: MODERN, supportedVersions: [MODERN], how: { by: 'none' } });
+    expect(settled(negotiated)).toMatchObject({ era: 'modern', protocolVersion: MODERN, supportedVersions: [MODERN], negotiatedBy: { by: 'none' } });
     expect(sent).toEqual([]);
   });
 
   test('handshake false with a pin: the pinned version, said to be pinned', async () => {
     const { negotiated, sent } = await run({ pin: '2025-06-18' }, {}, { headers: { 'mcp-protocol-version': MODERN } }, false);
-    expect(settled(negotiated)).toMatchObject({ era: 'legacy', protocolVersion: '2025-06-18', how: { by: 'pin', initialize: false } });
+    expect(settled(negotiated)).toMatchObject({ era: 'legacy', protocolVersion: '2025-06-18', negotiatedBy: { by: 'pin', initialize: false } });
     expect(sent).toEqual([]);
   });
 
   test('a pinned 2026 version needs no handshake: nothing sent', async () => {
     const { negotiated, sent } = await run({ pin: MODERN });
-    expect(settled(negotiated)).toMatchObject({ era: 'modern', protocolVersion: MODERN, sessionId: undefined, supportedVersions: [MODERN], how: { by: 'pin', initialize: false } });
+    expect(settled(negotiated)).toMatchObject({ era: 'modern', protocolVersion: MODERN, sessionId: undefined, supportedVersions: [MODERN], negotiatedBy: { by: 'pin', initialize: false } });
     expect(sent).toEqual([]);
   });
 });
@@ -121,7 +121,7 @@ describe("'auto'", () => {
       serverInfo: { name: 'modern-server', version: '2.0' },
       capabilities: { tools: {} },
       instructions: 'hello',
-      how: { by: 'discover' },
+      negotiatedBy: { by: 'discover' },
     });
     expect(found.handshake).toMatchObject({ status: 200, format: 'json' });
     expect(found.handshake!.headers.get('x-server')).toBe('m');
@@ -160,7 +160,7 @@ describe("'auto'", () => {
       serverInfo: { name: 'legacy-server', version: '0.9' },
       capabilities: { tools: {} },
       instructions: 'be kind',
-      how: { by: 'initialize', refusal: 'HTTP 400' },
+      negotiatedBy: { by: 'initialize', refusal: 'HTTP 400' },
     });
     expect(found.handshake?.headers.get('mcp-session-id')).toBe('sess-42');
     expect(trail(sent)).toEqual(['POST server/discover', 'POST initialize', 'POST notifications/initialized']);
@@ -175,9 +175,9 @@ describe("'auto'", () => {
     expect(sent[2]!.body).toEqual({ jsonrpc: '2.0', method: 'notifications/initialized' });
   });
 
-  test("the probe's refusal is said in how, the server's text quoted", async () => {
+  test("the probe's refusal is said in negotiatedBy, the server's text quoted", async () => {
     const { negotiated } = await run('auto', { discover: (r) => json({ jsonrpc: '2.0', id: r.body?.['id'], error: { code: -32601, message: 'nope' } }) });
-    expect(settled(negotiated).how).toEqual({ by: 'initialize', refusal: 'HTTP 200, JSON-RPC -32601' });
+    expect(settled(negotiated).negotiatedBy).toEqual({ by: 'initialize', refusal: 'HTTP 200, JSON-RPC -32601' });
   });
 
   test('a probe refused with a modern error: no fallback, the refusal is the failure', async () => {
@@ -206,7 +206,7 @@ describe("'auto'", () => {
 describe("'legacy' and a pinned 2025 version", () => {
   test("'legacy': initialize alone, and the version the server answers with is spoken", async () => {
     const { negotiated, sent } = await run('legacy', { initialize: (r) => json(resultFor(r, initializeResult('2025-06-18'))) });
-    expect(settled(negotiated)).toMatchObject({ era: 'legacy', protocolVersion: '2025-06-18', sessionId: undefined, how: { by: 'initialize', refusal: undefined } });
+    expect(settled(negotiated)).toMatchObject({ era: 'legacy', protocolVersion: '2025-06-18', sessionId: undefined, negotiatedBy: { by: 'initialize', refusal: undefined } });
     expect(trail(sent)).toEqual(['POST initialize', 'POST notifications/initialized']);
     expect(sent[1]!.headers.get('mcp-protocol-version')).toBe('2025-06-18');
     expect(sent[1]!.headers.has('mcp-session-id')).toBe(false);
@@ -219,7 +219,7 @@ describe("'legacy' and a pinned 2025 version", () => {
 
   test('a pinned 2025 version: asked for in initialize, and accepted when answered in it', async () => {
     const { negotiated, sent } = await run({ pin: '2025-06-18' }, { initialize: (r) => json(resultFor(r, initializeResult('2025-06-18')), { headers: SESSION }) });
-    expect(settled(negotiated)).toMatchObject({ era: 'legacy', protocolVersion: '2025-06-18', sessionId: 'sess-42', how: { by: 'pin', initialize: true } });
+    expect(settled(negotiated)).toMatchObject({ era: 'legacy', protocolVersion: '2025-06-18', sessionId: 'sess-42', negotiatedBy: { by: 'pin', initialize: true } });
     expect((sent[0]!.body?.['params'] as { protocolVersion: string }).protocolVersion).toBe('2025-06-18');
   });
 

@@ -77,3 +77,27 @@ test("the version it plans with is the caller's MCP-Protocol-Version: a 2025 one
     ['2026-07-28', null, 'tools/list'],
   ]);
 });
+
+// A parser's SyntaxError quotes a piece of the body it failed on: where a server reflected a
+// secret there, whole or cut, the cause an exchange with secrets holds has no such piece.
+describe("the cause of a body that is not JSON", () => {
+  const KEY = 'k3yABCDEFGH-0123456789';
+  const reflecting = () => scriptedFetch(() => new Response(`{"a": ${KEY}}`, { headers: { 'content-type': 'application/json' } }));
+  const REQUEST = { jsonrpc: '2.0', id: 1, method: 'tools/list' };
+
+  test.each([
+    ['a header named in secretHeaders', { headers: { 'x-api-key': KEY }, secretHeaders: ['x-api-key'] }],
+    ["the caller's Authorization", { headers: { authorization: `Bearer ${KEY}` } }],
+  ])('an exchange that sent %s: a SyntaxError that quotes nothing of the body', async (_name, options) => {
+    const error = await answerError(postJsonRpc(URL_, REQUEST, { ...options, fetch: reflecting().fetch }));
+    expect([error.code, error.reason]).toEqual(['malformed_answer', 'invalid_json']);
+    expect(error.cause).toBeInstanceOf(SyntaxError);
+    expect((error.cause as SyntaxError).message).not.toContain(KEY.slice(0, 6));
+  });
+
+  test("an exchange with no secret: the parser's own SyntaxError", async () => {
+    const error = await answerError(postJsonRpc(URL_, REQUEST, { fetch: reflecting().fetch }));
+    expect(error.cause).toBeInstanceOf(SyntaxError);
+    expect((error.cause as SyntaxError).message).toContain(KEY.slice(0, 6));
+  });
+});

@@ -96,7 +96,7 @@ test('a tool with invalid x-mcp-header annotations: invalid_tool, naming it and 
   // Each reason is the server's text (it quotes the tool's names): escaped and bounded.
   expect(written(failure.message)).toBe(
     'the server\'s tool "bad" has invalid x-mcp-header annotations (/inputSchema/properties/region/x-mcp-header: \\"a b\\" is not an HTT…; ' +
-      '/inputSchema/properties/region/x-mcp-header: the property\'s type…): a 2026-07-28 client excludes it and does not call it',
+      '/inputSchema/properties/region/x-mcp-header: the property\'s type…): a 2026-07-28 client does not call it',
   );
 });
 

@@ -15,7 +15,7 @@
  * - that no secret of 8+ characters survives in any output: in the library's, none of the three
  *   forms `Secrets` names (as sent, percent-encoded, JSON-escaped; percent-encoded as
  *   `URLSearchParams` encodes too); in the CLI's, the value as
- *   registered (`neverPrint` is given the token and `Bearer <token>`, as `main.ts` gives them) —
+ *   registered (`neverPrint` is given the token and `Bearer <token>` as its tokens) —
  *   outside the `[redacted]` markers, and in a text line its `\u` escapes (see {@link leakIn});
  * - that a CLI line is written in time: a text of 1 MiB takes milliseconds to escape, so one that
  *   takes seconds is a pattern that backtracks (a hostile server's text must not hang the CLI).
@@ -178,15 +178,24 @@ function unsafeIn(text: string, surrogates: boolean): string | undefined {
 }
 
 /**
+ * The values `Secrets.addHeaderValue` takes from a header value, as its documentation states the
+ * rule: the whole value, each part between spaces and `;`, and what follows a part's first `=`.
+ */
+function headerValueParts(value: string): string[] {
+  const parts = value.split(/[ ;]+/);
+  return [value, ...parts, ...parts.map((part) => part.slice(part.indexOf('=') + 1))];
+}
+
+/**
  * The forms that must not survive the library's redaction: of each secret, and of each value it
- * was sent in (`Bearer <token>`, whose credentials `Secrets` takes trimmed), 8+ characters long —
+ * was sent in (`Bearer <token>`, with its parts as `Secrets` takes them), 8+ characters long —
  * as sent, JSON-escaped, and percent-encoded by either of the two standard encoders of a URL's
  * query: `encodeURIComponent` and the URL standard's form encoding (`URLSearchParams`, which also
  * encodes `~`, a bearer token's character).
  */
 function libraryForms(secrets: readonly string[]): string[] {
   return secrets
-    .flatMap((s) => [s, `Bearer ${s}`, s.trim()])
+    .flatMap((s) => [s, ...headerValueParts(`Bearer ${s}`)])
     .filter((s) => s.length >= MIN_SECRET_LENGTH)
     .flatMap((s) => [s, encodeURIComponent(s), encodedSecret(s, 'search'), JSON.stringify(s).slice(1, -1)]);
 }
@@ -331,7 +340,7 @@ function checkQuoting(input: QuotingInput): void {
 
   // The CLI: the token and "Bearer <token>" registered, as main.ts registers a command's secrets.
   const registered = input.secrets.flatMap((secret) => [`Bearer ${secret}`, secret]);
-  neverPrint(registered);
+  neverPrint(new Headers(), [], registered);
   const live = input.secrets.filter((secret) => secret.length >= MIN_SECRET_LENGTH);
   const value = { message: text, answer: serverJson(text, input.keyed) };
   const line = timed('jsonLine', text, () => jsonLine(value));
@@ -356,7 +365,7 @@ function checkQuoting(input: QuotingInput): void {
   ensure(unsafeText === undefined, () => `textLine: ${unsafeText}`);
   const leakText = leakIn(textOut.slice(LINE_PREFIX.length), live, MARKER_OR_ESCAPE);
   ensure(leakText === undefined, () => `textLine: ${leakText}`);
-  neverPrint([]);
+  neverPrint(new Headers(), [], []);
 }
 
 export const quotingTarget = defineTarget<QuotingInput>({
