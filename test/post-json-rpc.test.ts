@@ -362,7 +362,7 @@ describe('the exchange', () => {
     await expect(postJsonRpc('http://x.test/', REQUEST, { fetch: none.fetch, timeoutMs: -1 })).rejects.toThrow(
       new RangeError('timeoutMs must be a number of milliseconds (0 or more) or Infinity, got -1'),
     );
-    await expect(postJsonRpc(42 as never, REQUEST, { fetch: none.fetch })).rejects.toThrow(new TypeError('url must be a string or a URL, got 42'));
+    await expect(postJsonRpc(42 as never, REQUEST, { fetch: none.fetch })).rejects.toThrow(new TypeError('url must be a URL, got 42'));
     expect(none.sent).toEqual([]);
   });
 });

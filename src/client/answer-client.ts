@@ -7,7 +7,7 @@
  */
 
 import { followAborts, ownController } from '../drivers/abort-watch.js';
-import { invalid } from '../vocabulary/check-argument.js';
+import { checkUrl, invalid } from '../vocabulary/check-argument.js';
 import { answerError, nothingRead, stopped, type Failure } from '../vocabulary/failure.js';
 import type { JsonObject, JsonRpcMessage, JsonRpcRequestId, JsonRpcResponse, JsonValue } from '../vocabulary/json-rpc.js';
 import { objectOf } from './discover-outcome.js';
@@ -34,7 +34,9 @@ import { ToolHeaders } from './tool-headers.js';
 export interface AnswerClientOptions extends ExchangeOptions {
   /**
    * How the era is settled: `'auto'` (the default) sends `server/discover` and falls back to
-   * `initialize` when the server's refusal is not a 2026-07-28 error; `'legacy'` sends
+   * `initialize` when the server's answer says it is a 2025 server — a 4xx other than 401 and
+   * 403 without a 2026-07-28 error, or a result that is no `DiscoverResult` (a 401, a 403, a 5xx,
+   * a redirect or no response fails the connect); `'legacy'` sends
    * `initialize` alone; `{ pin: version }` speaks that one version — a 2026 one with no
    * handshake, a 2025 one through an `initialize` the server must answer in it.
    */
@@ -158,7 +160,7 @@ export class AnswerClient {
    *   era to speak), any session it opened ended; `TypeError`/`RangeError` for bad options.
    */
   static async connect(url: string | URL, options: AnswerClientOptions = {}): Promise<AnswerClient> {
-    if (typeof url !== 'string' && !(url instanceof URL)) throw invalid('url', 'a string or a URL', url);
+    checkUrl(url);
     const settings = checkExchangeOptions(options);
     const { versionNegotiation = 'auto', handshake = true, clientInfo = DEFAULT_CLIENT_INFO, capabilities = {}, onInputRequired, maxInputRounds = DEFAULT_INPUT_ROUNDS } = options;
     checkNegotiation(versionNegotiation);
@@ -342,8 +344,6 @@ export class AnswerClient {
 }
 
 function checkNegotiation(negotiation: unknown): void {
-  if (negotiation === 'auto' || negotiation === 'legacy') return;
-  const pin = typeof negotiation === 'object' && negotiation !== null ? (negotiation as { pin?: unknown }).pin : undefined;
-  if (isProtocolVersion(pin)) return;
+  if (negotiation === 'auto' || negotiation === 'legacy' || isProtocolVersion(objectOf(negotiation as JsonValue)?.['pin'])) return;
   throw invalid('versionNegotiation', '"auto", "legacy" or { pin: "YYYY-MM-DD" }', negotiation);
 }

@@ -8,10 +8,10 @@
  */
 
 import { ownController } from '../drivers/abort-watch.js';
-import { invalid } from '../vocabulary/check-argument.js';
+import { checkUrl } from '../vocabulary/check-argument.js';
 import { answerError } from '../vocabulary/failure.js';
 import type { JsonRpcMessage } from '../vocabulary/json-rpc.js';
-import { endSession, sessionAfterRefusal, sessionIssued } from './end-session.js';
+import { endAbandonedSession, endSession, sessionAfterRefusal, sessionIssued } from './end-session.js';
 import { eraOf } from './era.js';
 import { checkExchangeOptions, checkSignal, type ExchangeOptions, type ExchangeSettings } from './exchange-options.js';
 import { planMessage, runExchange, type ExchangeOutcome, type PlannedMessage } from './exchange.js';
@@ -157,7 +157,7 @@ export class AnswerTransport {
 
   /** A transport for the MCP endpoint at `url`. Nothing is sent until the first `send`. */
   constructor(url: string | URL, options: AnswerTransportOptions = {}) {
-    if (typeof url !== 'string' && !(url instanceof URL)) throw invalid('url', 'a string or a URL', url);
+    checkUrl(url);
     // Checked here, each read once, so that a bad option fails at construction, not at the first send.
     this.#settings = checkExchangeOptions(options);
     this.#url = url;
@@ -181,12 +181,12 @@ export class AnswerTransport {
     checkSignal('requestSignal', requestSignal);
     checkSignal('signal', signal);
     const settings = this.#settings;
-    if ((message as { method?: unknown }).method === STANDING_STREAM_METHOD) throw answerError(standingStreamRefused('AnswerTransport'));
     const planned = planMessage(message, settings, {
       version: this.protocolVersion,
       sessionId: this.sessionId,
       headers: headers === undefined ? undefined : new Headers(headers),
     });
+    if (planned.method === STANDING_STREAM_METHOD) throw answerError(standingStreamRefused('AnswerTransport'));
     const exchange = ownController();
     this.#inFlight.add(exchange);
     let outcome: ExchangeOutcome;
@@ -272,22 +272,19 @@ export class AnswerTransport {
 
   /**
    * Ends `sessionId`, a session the transport does not hold (replaced by a later `initialize`'s,
-   * or issued after `close()`): its DELETE, as `close()` sends one, aborted by a later `close()`
-   * like a send in flight. Best effort: a failure goes to `onerror` (unless `close()` aborted
-   * it), never to the send that brought the new session.
+   * or issued after `close()`): its DELETE, under a deadline of its own and none of the caller's
+   * signals — not even `close()` ends it, since nothing else would, and the server would hold the
+   * session until it expires. Best effort: a failure goes to `onerror`, never to the send that
+   * brought the new session.
    */
   async #endAside(sessionId: string): Promise<void> {
     const version = eraOf(this.protocolVersion) === 'legacy' ? this.protocolVersion : undefined;
-    const ending = ownController();
-    this.#inFlight.add(ending);
     try {
-      const ended = await endSession(this.#url, this.#settings, sessionId, version, [ending.signal]);
-      if (ended.kind === 'failed' && !ending.signal.aborted) this.#report(answerError(ended.failure, this.#settings.secrets));
+      const ended = await endAbandonedSession(this.#url, this.#settings, sessionId, version);
+      if (ended.kind === 'failed') this.#report(answerError(ended.failure, this.#settings.secrets));
     } catch (error) {
       // Nothing in endSession is meant to throw; if something does, it is still not the send's failure.
       this.#report(error);
-    } finally {
-      this.#inFlight.delete(ending);
     }
   }
 

@@ -62,7 +62,7 @@ export function checkAuthProvider(authProvider: unknown): AuthProvider | undefin
   if (typeof token !== 'function') {
     // The SDK's transports accept an OAuthClientProvider too; this package takes the adapted shape.
     const oauth = typeof tokens === 'function' && typeof clientInformation === 'function';
-    const hint = oauth ? ' (an OAuthClientProvider? adapt it to { token, onUnauthorized }: see the auth guide)' : '';
+    const hint = oauth ? ' (an OAuthClientProvider? adapt it to { token }: see the auth guide)' : '';
     throw new TypeError(`authProvider must have a token() method${hint}`);
   }
   if (onUnauthorized !== undefined && typeof onUnauthorized !== 'function') throw invalid('authProvider.onUnauthorized', 'a function', onUnauthorized);

@@ -132,7 +132,7 @@ export interface ExchangeExtras {
  *   the server dropped it with its stream — and its failure says to re-issue it
  *   (`detail.reissue`). An abort closes the response stream, which is that era's cancellation.
  *
- * Throws only what `onMessage` throws.
+ * Throws only what `onMessage` throws (given a `url` that `checkUrl` accepts, as every public API checks).
  */
 export async function runExchange(url: string | URL, settings: ExchangeSettings, planned: PlannedMessage, extras: ExchangeExtras = {}): Promise<ExchangeOutcome> {
   const { maxBytes, secrets } = settings;

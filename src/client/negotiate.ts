@@ -208,8 +208,11 @@ function notAccepted(answer: JsonRpcResponse | undefined, settings: ExchangeSett
   return { code: 'negotiation_failed', message: said`the server did not accept initialize: ${what}`, detail: { ...nothingRead(settings.maxBytes), answer } };
 }
 
+/** How the handshake was answered: the outcome but its kind and the answer (the rest of Negotiated says what the answer held). */
 function handshakeAnswer(outcome: ExchangeOutcome): HandshakeAnswer | undefined {
-  return outcome.kind === 'answered' ? { status: outcome.status, headers: outcome.headers, format: outcome.format, progress: outcome.progress } : undefined;
+  if (outcome.kind !== 'answered') return undefined;
+  const { kind, answer, ...how } = outcome;
+  return how;
 }
 
 

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { invalid } from '../vocabulary/check-argument.js';
+import { checkUrl, invalid } from '../vocabulary/check-argument.js';
 import { answerError } from '../vocabulary/failure.js';
 import type { JsonRpcMessage, JsonRpcResponse } from '../vocabulary/json-rpc.js';
 import { checkExchangeOptions, type ExchangeOptions } from './exchange-options.js';
@@ -65,7 +65,7 @@ export interface PostJsonRpcResult {
  *   number). Whatever `onMessage` throws is rethrown as it is.
  */
 export async function postJsonRpc(url: string | URL, message: object, options: PostJsonRpcOptions = {}): Promise<PostJsonRpcResult> {
-  if (typeof url !== 'string' && !(url instanceof URL)) throw invalid('url', 'a string or a URL', url);
+  checkUrl(url);
   const settings = checkExchangeOptions(options);
   const { onMessage } = options;
   if (onMessage !== undefined && typeof onMessage !== 'function') throw invalid('onMessage', 'a function', onMessage);

@@ -14,7 +14,7 @@ export const STANDING_STREAM_METHOD = 'subscriptions/listen';
 export function standingStreamRefused(sender: string): Failure {
   return {
     code: 'unsupported_request',
-    message: said`${sender} does not send ${STANDING_STREAM_METHOD}: its response is a standing stream, and this package holds none (see scanEvents)`,
+    message: said`${sender} does not send ${STANDING_STREAM_METHOD}: its response is a standing stream, which this package does not hold`,
     detail: nothingRead(0),
   };
 }

@@ -19,6 +19,12 @@ export function invalid(
   return new kind(`${name} must be ${expected}, got ${describeValue(value)}`);
 }
 
+/** The one rule for an endpoint: a `URL`, or a string that parses as an absolute URL. */
+export function checkUrl(url: unknown): string | URL {
+  if (url instanceof URL || (typeof url === 'string' && URL.canParse(url))) return url;
+  throw invalid('url', 'a URL', url);
+}
+
 /** An options argument as an object to read: `undefined` reads as `{}`; anything else but an object is refused. */
 export function optionsObject(options: unknown): object {
   if (options === undefined) return {};

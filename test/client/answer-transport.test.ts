@@ -8,7 +8,7 @@
  * ai-sdk-client.test.ts, auth.test.ts, abort-signals.test.ts and exchange-network.test.ts.
  */
 
-import { describe, expect, test } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import { AnswerTransport, type TransportMessage } from '../../src/client/answer-transport.js';
 import { answerError, rejection } from '../helpers/bodies.js';
 import { empty, json, resultFor, scriptedFetch, sse, trail, type Script } from '../helpers/client-fetch.js';
@@ -28,6 +28,18 @@ function transportOver(script: Script) {
 }
 
 const answering: Script = (sent) => (sent.method === 'DELETE' ? empty(204) : sent.body?.['id'] === undefined ? empty(202) : json(resultFor(sent, {})));
+
+test.each([['null', null], ['a string', 'x'], ['an array', []]])('send(%s): a TypeError that names the message, and nothing sent', async (_name, message) => {
+  const { transport, sent } = transportOver(answering);
+  const error = await rejection(transport.send(message as never));
+  expect(error).toBeInstanceOf(TypeError);
+  expect((error as Error).message).toMatch(/^message must be a JSON-RPC message object, got /);
+  expect(sent).toEqual([]);
+});
+
+test('a string that is no URL is refused at construction, a TypeError naming it', () => {
+  expect(() => new AnswerTransport('not a url')).toThrow(new TypeError('url must be a URL, got "not a url"'));
+});
 
 test('start() resolves while open and rejects once closed; nothing is sent by either', async () => {
   const { transport, sent } = transportOver(answering);
@@ -94,6 +106,36 @@ describe('the session', () => {
     await transport.close();
     expect(trail(sent).slice(4)).toEqual(['DELETE']);
     expect(sent[4]!.headers.get('mcp-session-id')).toBe('session-2');
+    expect(errors).toEqual([]);
+  });
+
+  test("close() while the replaced session's DELETE is on its way: that DELETE is not cut short, and the held session gets its own", async () => {
+    let issued = 0;
+    let finished = '';
+    const { transport, sent, errors } = transportOver((request) => {
+      if (request.method === 'DELETE' && request.headers.get('mcp-session-id') === 'session-1') {
+        return new Promise<Response>((resolve, reject) => {
+          const timer = setTimeout(() => {
+            finished = 'answered';
+            resolve(empty(204));
+          }, 50);
+          request.signal?.addEventListener('abort', () => {
+            clearTimeout(timer);
+            finished = 'aborted';
+            reject(request.signal?.reason);
+          });
+        });
+      }
+      if (request.method === 'DELETE') return empty(204);
+      return json(resultFor(request, {}), { headers: { 'mcp-session-id': `session-${(issued += 1)}` } });
+    });
+    await transport.send(INITIALIZE);
+    const second = transport.send({ ...INITIALIZE, id: 5 });
+    await vi.waitFor(() => expect(trail(sent)).toEqual(['POST initialize', 'POST initialize', 'DELETE']));
+    await transport.close();
+    await second;
+    expect(finished).toBe('answered');
+    expect(sent.filter((one) => one.method === 'DELETE').map((one) => one.headers.get('mcp-session-id'))).toEqual(['session-1', 'session-2']);
     expect(errors).toEqual([]);
   });
 

@@ -47,7 +47,7 @@ describe('checkAuthProvider', () => {
 
   test('an OAuthClientProvider (tokens() and clientInformation()) is told to adapt it', () => {
     const oauth = { tokens: async () => undefined, clientInformation: async () => undefined, redirectUrl: 'https://x' };
-    expect(() => checkAuthProvider(oauth)).toThrow(/^authProvider must have a token\(\) method \(an OAuthClientProvider\? adapt it to \{ token, onUnauthorized \}: see the auth guide\)$/);
+    expect(() => checkAuthProvider(oauth)).toThrow(/^authProvider must have a token\(\) method \(an OAuthClientProvider\? adapt it to \{ token \}: see the auth guide\)$/);
     expect(() => checkAuthProvider({ tokens: async () => undefined })).toThrow(new TypeError('authProvider must have a token() method'));
   });
 

@@ -19,7 +19,7 @@ test('the failure: unsupported_request, naming the sender, saying why and what t
     expect(failure.code).toBe('unsupported_request');
     expect(failure.detail).toEqual(nothingRead(0));
     expect(written(failure.message)).toBe(
-      `${sender} does not send subscriptions/listen: its response is a standing stream, and this package holds none (see scanEvents)`,
+      `${sender} does not send subscriptions/listen: its response is a standing stream, which this package does not hold`,
     );
   }
 });
