@@ -202,7 +202,7 @@ export class AnswerClient {
     for (let round = 0; ; round += 1) {
       const { outcome, id } = await this.#exchange(method, current, signal, onMessage);
       if (outcome.kind !== 'answered') throw this.#failed(outcome, id);
-      if (method === 'tools/list' && this.era === 'modern') this.#tools.learn(objectOf(outcome.answer['result']));
+      if (method === 'tools/list' && this.era === 'modern') this.#tools.learn(objectOf(outcome.answer['result']), true);
       const asked = this.era === 'modern' && INPUT_REQUIRED_METHODS.has(method) ? inputRequired(outcome.answer) : undefined;
       const handler = this.#onInputRequired;
       if (asked === undefined || handler === undefined || round >= this.#maxInputRounds) return outcome.answer;

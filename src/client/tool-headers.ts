@@ -2,7 +2,7 @@
  * The `Mcp-Param-*` headers of a 2026-07-28 `tools/call`: a conforming client mirrors a tool's
  * `x-mcp-header` parameters into headers, so it needs the tool's definition from `tools/list`.
  * The list is read page by page only as far as a call needs, and every page read is kept: a
- * server's tools are read once for the client's lifetime. A tool whose annotations are invalid
+ * server's tools are read once for the client's lifetime, unless the caller lists them again. A tool whose annotations are invalid
  * is refused, as the revision says a client excludes it; a tool the server does not list is
  * called without them, and the server's answer says what it thinks of that.
  * @module
@@ -44,13 +44,17 @@ export class ToolHeaders {
     this.#secrets = secrets;
   }
 
-  /** Keeps the tools of a `tools/list` result the caller read itself: a later call needs no page for them. */
-  learn(result: JsonObject | undefined): void {
+  /**
+   * Keeps the tools of a `tools/list` result: a later call needs no page for them. Within the
+   * pages read for calls, the first definition of a name is kept; a list the caller read itself
+   * (`fresh`) is the server's newest word, and its definitions replace those kept.
+   */
+  learn(result: JsonObject | undefined, fresh = false): void {
     const tools: JsonValue | undefined = result?.['tools'];
     if (!Array.isArray(tools)) return;
     for (const tool of tools.map(objectOf)) {
       const name = tool?.['name'];
-      if (typeof name === 'string' && !this.#tools.has(name)) this.#tools.set(name, tool!);
+      if (typeof name === 'string' && (fresh || !this.#tools.has(name))) this.#tools.set(name, tool!);
     }
   }
 

@@ -488,6 +488,19 @@ describe('2026-07-28 tools/call: Mcp-Param-* from tools/list', () => {
     expect(sent.at(-1)!.headers.get('mcp-param-region')).toBe('eu');
   });
 
+  test("a tools/list the caller reads again replaces the definitions kept: a tool's changed annotation is mirrored", async () => {
+    let header = 'Region';
+    const changing: Handle = (request) =>
+      json(resultFor(request, request.rpc === 'tools/list' ? { tools: [{ name: 'weather', inputSchema: { type: 'object', properties: { region: { type: 'string', 'x-mcp-header': header } } } }] } : { ok: true }));
+    const { client, sent } = await connected('modern', changing);
+    await client.request('tools/call', { name: 'weather', arguments: { region: 'eu' } });
+    expect(sent.at(-1)!.headers.get('mcp-param-region')).toBe('eu');
+    header = 'Zone';
+    await client.request('tools/list');
+    await client.request('tools/call', { name: 'weather', arguments: { region: 'us' } });
+    expect([sent.at(-1)!.headers.get('mcp-param-zone'), sent.at(-1)!.headers.get('mcp-param-region')]).toEqual(['us', null]);
+  });
+
   test("the tools/list a call reads follows the call's signal", async () => {
     const { client, sent, handshakes } = await connected('modern', (request) => (request.rpc === 'tools/list' ? sse([], { endless: true }) : json(resultFor(request, {}))));
     const controller = new AbortController();
