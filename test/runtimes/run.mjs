@@ -2,7 +2,8 @@
 // the package claims, one line per runtime with its counts: the Node that runs this script, each
 // pinned Node line (node-lines.mjs), Chromium, workerd, Deno and Bun. A runtime that cannot start,
 // hangs or fails a test fails the run. Only a pinned Node line that cannot be installed or run on
-// this platform is skipped, and the run says which and why. `node test/runtimes/run.mjs deno bun`
+// this platform, or that is the very Node running this script, is skipped, and the run says which
+// and why. `node test/runtimes/run.mjs deno bun`
 // runs some.
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -23,14 +24,14 @@ const quiet = { DENO_NO_UPDATE_CHECK: '1', DO_NOT_TRACK: '1' };
 
 /** The suite's two Node entries, ESM and CommonJS, run by the Node executable `node`. */
 const nodeEntries = (prefix, node) => ({
-  [`${prefix}-import`]: () => runEntry(node(), [join(entries, 'import.mjs')], { ...options, cwd: root }),
-  [`${prefix}-require`]: () => runEntry(node(), [join(entries, 'node-require.cjs')], { ...options, cwd: root }),
+  [`${prefix}-import`]: () => runEntry(node('import'), [join(entries, 'import.mjs')], { ...options, cwd: root }),
+  [`${prefix}-require`]: () => runEntry(node('require'), [join(entries, 'node-require.cjs')], { ...options, cwd: root }),
 });
 
 const RUNTIMES = {
   ...nodeEntries('node', () => process.execPath),
   // Each pinned line, installed on first use; `node22-import`, `node22-require`, …
-  ...Object.fromEntries(NODE_LINES.flatMap(({ name }) => Object.entries(nodeEntries(name, () => pinnedNode(name))))),
+  ...Object.fromEntries(NODE_LINES.flatMap(({ name }) => Object.entries(nodeEntries(name, (entry) => pinnedNode(name, entry))))),
   chromium: () => runChromium(options),
   workerd: () => runWorkerd(options),
   deno: () => runEntry(denoBinary(), ['run', '--no-prompt', '--no-lock', join(entries, 'import.mjs')], { ...options, cwd: root, env: quiet }),
@@ -56,14 +57,16 @@ function bunBinary() {
   return existsSync(platformBinary) ? platformBinary : join(dirname(require.resolve('bun/package.json')), '..', '.bin', 'bun');
 }
 
-/** A line that cannot run here: the run says so and goes on. */
+/** A line that is not run: it cannot run here, or it is the Node that runs this script. The run says so and goes on. */
 class Skipped extends Error {}
 
 let lines;
-/** The executable of pinned line `name`; throws Skipped. */
-function pinnedNode(name) {
+/** The executable of pinned line `name` for its `entry` (import or require); throws Skipped. */
+function pinnedNode(name, entry) {
   const line = lines.find((candidate) => candidate.name === name);
   if (line.skipped !== undefined) throw new Skipped(`node ${line.version}: ${line.skipped}`);
+  // The same version twice proves nothing more.
+  if (line.version === process.versions.node && chosen.includes(`node-${entry}`)) throw new Skipped(`node ${line.version} is the Node running this script: run as node-${entry}`);
   return line.binary;
 }
 
@@ -99,7 +102,7 @@ for (const name of chosen) {
   for (const failure of result.failures) console.log(`  FAIL ${failure.name}\n       ${failure.message}`);
   if (result.failed > 0 || result.passed === 0) failed++;
 }
-if (skipped.length > 0) console.log(`skipped, as they cannot run here: ${skipped.join(', ')}`);
+if (skipped.length > 0) console.log(`skipped (each line above says why): ${skipped.join(', ')}`);
 if (failed > 0) {
   console.log(`${failed} of ${chosen.length} runtimes failed`);
   process.exitCode = 1;
