@@ -418,7 +418,7 @@ describe('resumption rules', () => {
     const { fetch, sent } = scripted([() => sseResponse(['id:  padded \nretry: 1\ndata:\n\n']).response]);
     const error = await rejection(postJsonRpc('http://x.test/mcp', REQUEST, { fetch }));
     expect(isAnswerError(error) && [error.code, error.reason]).toEqual(['malformed_answer', 'no_message']);
-    expect((error as AnswerError).message).toMatch(/leading or trailing whitespace, which a Last-Event-ID header cannot carry/);
+    expect((error as AnswerError).message).toMatch(/leading or trailing whitespace, which Last-Event-ID cannot carry/);
     expect(sent).toHaveLength(1);
   });
 

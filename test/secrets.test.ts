@@ -28,6 +28,12 @@ describe('Secrets.redact: an encoded secret after a stray escape start', () => {
     }
   });
 
+  test("a path's encoding (every character encodeURIComponent encodes but /) after a stray %: redacted", () => {
+    const secret = '1A%/abcdefgh';
+    const pathEncoded = encodeURIComponent(secret).replaceAll('%2F', '/');
+    expect(secretsOf(secret).redact(`x %${pathEncoded} tail`)).toBe(`x %${REDACTED} tail`);
+  });
+
   test('read through its escapes as before: a secret percent-encoded byte by byte', () => {
     const secret = 'Hostile~Token';
     const everyByte = [...new TextEncoder().encode(secret)].map((byte) => `%${byte.toString(16).toUpperCase().padStart(2, '0')}`).join('');

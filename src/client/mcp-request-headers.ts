@@ -107,7 +107,7 @@ function protocolVersion(params: Record<string, unknown> | undefined, fallback: 
 
 /** The `Mcp-Param-{Name}` headers of a `tools/call` of `tool` (Streamable HTTP, "Client Behavior"). */
 function paramHeaders(method: string, params: Record<string, unknown> | undefined, tool: object): [string, string][] {
-  if (method !== 'tools/call') throw invalid('options.tool', `given only for tools/call (the message is ${describeValue(method)})`, tool);
+  if (method !== 'tools/call') throw invalid('options.tool', 'given only for tools/call', tool);
   const called = params === undefined ? undefined : own(params, 'name'); // a string: Mcp-Name checked it
   const toolName = own(tool, 'name');
   if (toolName !== called) throw invalid('options.tool', `the definition of the called tool ${describeValue(called)}`, toolName);

@@ -51,7 +51,7 @@ export function requestMessage(id: JsonRpcRequestId | undefined, method: string,
     return { ...base, params: params as JsonObject };
   }
   if (params !== undefined && (typeof params !== 'object' || params === null || Array.isArray(params))) {
-    throw invalid('params', 'an object in the 2026-07-28 era (the request carries its _meta there)', params);
+    throw invalid('params', 'an object in the 2026-07-28 era, which carries _meta there', params);
   }
   const given = (params ?? {}) as JsonObject;
   const meta = given['_meta'];

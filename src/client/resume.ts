@@ -101,7 +101,7 @@ export async function readResumable(response: Response, read: ResumableRead): Pr
     const idHeader = lastEventIdHeader(lastEventId);
     if (idHeader === undefined) {
       // Said whatever the count: the caller must learn why a resumable stream was not resumed.
-      return failedOver(failure, totals, read.maxBytes, 'not resumed: its last event id has leading or trailing whitespace, which a Last-Event-ID header cannot carry', format);
+      return failedOver(failure, totals, read.maxBytes, 'not resumed: its last event id has leading or trailing whitespace, which Last-Event-ID cannot carry', format);
     }
     retry = failure.detail.retry ?? retry;
 

@@ -81,8 +81,9 @@ export class Secrets {
     // The percent-encodings a server most plausibly reflects are also found as they are: read
     // through its escapes, a text whose `%` or `%X` comes just before one (`%1A%25…` for a secret
     // `1A%…`) takes the secret's first characters into an escape of its own. (Every `%` of
-    // `encodeURIComponent`'s output begins an escape, so `%..` is one.)
-    const forms = [value, JSON.stringify(value).slice(1, -1), encoded, encoded.replace(/%../g, (escape) => escape.toLowerCase()), new URLSearchParams([['', value]]).toString().slice(1)];
+    // `encodeURIComponent`'s output begins an escape, so `%..` is one.) In either case of hex,
+    // and with `/` left raw, as a path's encoder leaves it.
+    const forms = [value, JSON.stringify(value).slice(1, -1), encoded, encoded.replace(/%../g, (escape) => escape.toLowerCase()), encoded.replaceAll('%2F', '/'), new URLSearchParams([['', value]]).toString().slice(1)];
     for (const form of forms) {
       if (!this.#forms.includes(form)) {
         this.#forms.push(form);

@@ -177,6 +177,51 @@ function unsafeIn(text: string, surrogates: boolean): string | undefined {
   return undefined;
 }
 
+/** The byte a `%XX` at `at` spells, or -1. */
+function escapedByte(text: string, at: number): number {
+  if (text.charCodeAt(at) !== 37) return -1;
+  const hex = text.slice(at + 1, at + 3);
+  return /^[0-9A-Fa-f]{2}$/.test(hex) ? Number.parseInt(hex, 16) : -1;
+}
+
+/**
+ * `text` read through its escapes, as the redaction's documentation says it reads: each run of
+ * `%XX` escapes that spells a UTF-8 character of the right length (no surrogate, none past
+ * U+10FFFF) is that character; every other character, a stray `%` included, is itself; with
+ * `plusIsSpace`, a `+` is a space.
+ */
+function readThroughEscapes(text: string, plusIsSpace: boolean): string {
+  const pieces: string[] = [];
+  for (let i = 0; i < text.length; ) {
+    // Up to the next `%`, the text reads as it is (a `+` as a space, in a form).
+    const escape = text.indexOf('%', i);
+    const plainEnd = escape === -1 ? text.length : escape;
+    if (plainEnd > i) {
+      const plain = text.slice(i, plainEnd);
+      pieces.push(plusIsSpace ? plain.replaceAll('+', ' ') : plain);
+      i = plainEnd;
+      continue;
+    }
+    const lead = escapedByte(text, i);
+    const size = lead < 0 ? 0 : lead < 0x80 ? 1 : lead >= 0xc2 && lead <= 0xdf ? 2 : lead >= 0xe0 && lead <= 0xef ? 3 : lead >= 0xf0 && lead <= 0xf4 ? 4 : 0;
+    let point = size === 1 ? lead : lead & (0xff >> (size + 1));
+    let whole = size > 0;
+    for (let k = 1; k < size && whole; k += 1) {
+      const next = escapedByte(text, i + 3 * k);
+      whole = next >= 0x80 && next <= 0xbf;
+      point = (point << 6) | (next & 0x3f);
+    }
+    if (whole && point <= 0x10ffff && !(point >= 0xd800 && point <= 0xdfff)) {
+      pieces.push(String.fromCodePoint(point));
+      i += 3 * size;
+    } else {
+      pieces.push('%'); // a stray `%`: itself
+      i += 1;
+    }
+  }
+  return pieces.join('');
+}
+
 /**
  * The values `Secrets.addHeaderValue` takes from a header value, as its documentation states the
  * rule: the whole value, each part between spaces and `;`, and what follows a part's first `=`.
@@ -197,7 +242,7 @@ function libraryForms(secrets: readonly string[]): string[] {
   return secrets
     .flatMap((s) => [s, ...headerValueParts(`Bearer ${s}`)])
     .filter((s) => s.length >= MIN_SECRET_LENGTH)
-    .flatMap((s) => [s, encodeURIComponent(s), encodedSecret(s, 'search'), JSON.stringify(s).slice(1, -1)]);
+    .flatMap((s) => [s, encodeURIComponent(s), encodedSecret(s, 'lower-hex'), encodeURIComponent(s).replaceAll('%2F', '/'), encodedSecret(s, 'search'), JSON.stringify(s).slice(1, -1)]);
 }
 
 /**
@@ -303,7 +348,10 @@ function checkQuoting(input: QuotingInput): void {
   const redacted = secrets.redact(text);
   const leakRedacted = leakIn(redacted, forms);
   ensure(leakRedacted === undefined, () => `Secrets.redact: ${leakRedacted}`);
-  if (!forms.some((form) => text.includes(form))) {
+  // A text holds a secret when it spells one as it is, or read through its escapes (a form's `+`
+  // as a space too): `%2B%2B!!%` spells `++!!%`, its last `%` a character of its own.
+  const spelled = text.includes('%') && [false, true].some((plus) => forms.some((form) => readThroughEscapes(text, plus).includes(form)));
+  if (!spelled && !forms.some((form) => text.includes(form))) {
     ensure(redacted === text, () => `Secrets.redact changed a text that holds no secret: ${shown(text)} became ${shown(redacted)}`);
   }
 
