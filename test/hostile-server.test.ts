@@ -15,13 +15,12 @@
 // - stdout, and the messages passed over on stderr, are JSON lines: data, as long as the data is,
 //   with no raw C1 control, DEL, bidi control or line separator (JSON escapes C0 itself), parsing
 //   back to what the server sent.
-import { spawn } from 'node:child_process';
 import { beforeAll, describe, expect, test, vi } from 'vitest';
 import { EXIT_CODES, EXIT_USAGE } from '../src/cli/exit-codes.js';
 import { AnswerClient, AnswerTransport, isAnswerError, postJsonRpc, type AnswerClientOptions, type AnswerErrorCode, type ExchangeOptions } from '../src/index.js';
 import { jsonReply, scriptedFetch, sseReply, startHostileServer, type Handler, type Reply, type SeenRequest } from './helpers/hostile-servers.js';
 import { runHostileCli as runCli } from './helpers/hostile-cli.js';
-import { CLI, type CliRun } from './helpers/run-cli.js';
+import { runCli as runPlainCli, type CliRun } from './helpers/run-cli.js';
 
 // Many CLI processes, some moving a megabyte: room beyond the 5 s default.
 vi.setConfig({ testTimeout: 60_000 });
@@ -851,13 +850,10 @@ describe.concurrent('rule 3: a failed call writes the era line and one fault lin
 
   test('a stderr that cannot be written to (its reader gone): the answer is printed, the session ended, exit 0', async ({ expect }) => {
     await withServer(mcpServer({}), true, async (served) => {
-      const child = spawn(process.execPath, [CLI, 'call', served.url, 'ping'], { stdio: ['ignore', 'pipe', 'pipe'] });
-      child.stderr.destroy(); // every write of the era line and after fails: EPIPE
-      let stdout = '';
-      child.stdout.setEncoding('utf8').on('data', (data: string) => (stdout += data));
-      const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-      expect(code).toBe(0);
-      expect(JSON.parse(stdout)).toEqual({ jsonrpc: '2.0', id: 1, result: { ok: true } });
+      // Every write of the era line and after fails: EPIPE.
+      const run = await runPlainCli(['call', served.url, 'ping'], { closedStderr: true });
+      expect(run.code).toBe(0);
+      expect(JSON.parse(run.stdout)).toEqual({ jsonrpc: '2.0', id: 1, result: { ok: true } });
       expect(served.whats()).toContain('DELETE');
     });
   });

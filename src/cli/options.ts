@@ -70,7 +70,7 @@ export function parseSecretHeaders(names: readonly string[] | undefined, headers
     }
     if (!given) throw new UsageError(`--secret-header ${quoteText(text)} names no --header given`);
     // A shorter value cannot be told from ordinary text (see Secrets): it could not be kept out of what is printed.
-    if (headers.get(name)!.trim().length < MIN_SECRET_LENGTH) {
+    if (headers.get(name)!.length < MIN_SECRET_LENGTH) {
       throw new UsageError(`--secret-header ${quoteText(text)}: its value is shorter than ${MIN_SECRET_LENGTH} characters, too short to keep out of what is printed`);
     }
     return name.toLowerCase();

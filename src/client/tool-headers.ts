@@ -2,9 +2,10 @@
  * The `Mcp-Param-*` headers of a 2026-07-28 `tools/call`: a conforming client mirrors a tool's
  * `x-mcp-header` parameters into headers, so it needs the tool's definition from `tools/list`.
  * The list is read page by page only as far as a call needs, and every page read is kept: a
- * server's tools are read once for the client's lifetime, unless the caller lists them again. A tool whose annotations are invalid
- * is refused, as the revision says a client excludes it; a tool the server does not list is
- * called without them, and the server's answer says what it thinks of that.
+ * server's tools are read once for the client's lifetime, unless the caller lists them again. A
+ * tool whose annotations are invalid is refused, as the revision says a client excludes it; a
+ * tool the server does not list is called without them, and the server's answer says what it
+ * thinks of that.
  * @module
  */
 

@@ -63,13 +63,14 @@ export class SseEventStream implements TransformStream<Uint8Array, SseEvent> {
         else unwatch = watchAbort(signal, () => controller.error(abortReason(signal)));
       },
       transform: (chunk, controller) => {
-        let scanned;
+        let bytes: Uint8Array;
         try {
-          scanned = scan(this.#state, checkChunk(chunk));
+          bytes = checkChunk(chunk);
         } catch (error) {
-          unwatch();
+          unwatch(); // a bad chunk errors the stream, and no cancel follows
           throw error;
         }
+        const scanned = scan(this.#state, bytes);
         this.#state = scanned.state;
         for (const event of scanned.events) controller.enqueue(event);
       },

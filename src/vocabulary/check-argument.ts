@@ -20,9 +20,8 @@ export function invalid(
 }
 
 /** The one rule for an endpoint: a `URL`, or a string that parses as an absolute URL. */
-export function checkUrl(url: unknown): string | URL {
-  if (url instanceof URL || (typeof url === 'string' && URL.canParse(url))) return url;
-  throw invalid('url', 'a URL', url);
+export function checkUrl(url: unknown): asserts url is string | URL {
+  if (!(url instanceof URL || (typeof url === 'string' && URL.canParse(url)))) throw invalid('url', 'a URL', url);
 }
 
 /** An options argument as an object to read: `undefined` reads as `{}`; anything else but an object is refused. */

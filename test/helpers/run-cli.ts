@@ -23,11 +23,13 @@ export interface CliRunOptions {
   readonly env?: Readonly<Record<string, string>> | undefined;
   /** Run as this uid and gid (only root may). */
   readonly asUser?: number | undefined;
+  /** Close the reading end of its stderr at once, so that every write there fails (EPIPE). */
+  readonly closedStderr?: boolean | undefined;
 }
 
 /** Runs the CLI with `args`; resolves with its exit code and output (a kill is code -1). */
 export function runCli(args: readonly string[], options: CliRunOptions = {}): Promise<CliRun> {
-  const { stdin, env, asUser } = options;
+  const { stdin, env, asUser, closedStderr } = options;
   return new Promise((resolve) => {
     const child = execFile(
       process.execPath,
@@ -43,6 +45,7 @@ export function runCli(args: readonly string[], options: CliRunOptions = {}): Pr
         resolve({ code, stdout, stderr });
       },
     );
+    if (closedStderr === true) child.stderr?.destroy();
     child.stdin?.end(stdin ?? '');
   });
 }

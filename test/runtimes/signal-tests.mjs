@@ -147,16 +147,7 @@ const APIS = [
     // Its own signal, watched by the package: it ends at the abort in every runtime, workerd's too,
     // where the platform's pipe below waits for the source's next chunk.
     name: 'SseEventStream (given the signal)',
-    start: (pkg, signal) => {
-      const body = endlessBody();
-      const reader = body.stream.pipeThrough(new pkg.SseEventStream({ signal })).getReader();
-      const run = (async () => {
-        const first = await reader.read();
-        if (first.value?.type !== 'message') throw new Error(`the first read gave ${show(first)}, not the notification`);
-        for (;;) if ((await reader.read()).done) return 'the events ended';
-      })();
-      return { waiting: () => body.log.pulls >= 2, run, released: () => body.log.cancelled, throwsReason: true };
-    },
+    start: (pkg, signal) => sseEventStreamRead(pkg, (stream) => stream.pipeThrough(new pkg.SseEventStream({ signal }))),
   },
   {
     // Piped with the signal, the stream uses no watch of the package: the signal is the
@@ -165,16 +156,7 @@ const APIS = [
     // signal, while its source is idle: there it ends at the source's next chunk (`nudge`).
     name: 'SseEventStream (piped with the signal)',
     pipe: true,
-    start: (pkg, signal) => {
-      const body = endlessBody();
-      const reader = body.stream.pipeThrough(new pkg.SseEventStream(), { signal }).getReader();
-      const run = (async () => {
-        const first = await reader.read();
-        if (first.value?.type !== 'message') throw new Error(`the first read gave ${show(first)}, not the notification`);
-        for (;;) if ((await reader.read()).done) return 'the events ended';
-      })();
-      return { waiting: () => body.log.pulls >= 2, run, released: () => body.log.cancelled, throwsReason: true, nudge: body.nudge };
-    },
+    start: (pkg, signal) => sseEventStreamRead(pkg, (stream) => stream.pipeThrough(new pkg.SseEventStream(), { signal })),
   },
   {
     name: 'postJsonRpc (2025, an open answer stream)',
@@ -359,6 +341,21 @@ async function platformSeesAbort(shape) {
   } finally {
     stopSwallowing();
   }
+}
+
+/**
+ * An endless body read through an `SseEventStream` as `events` makes it: the first event, then
+ * reads until the events end (they never do, but for an abort).
+ */
+function sseEventStreamRead(pkg, events) {
+  const body = endlessBody();
+  const reader = events(body.stream).getReader();
+  const run = (async () => {
+    const first = await reader.read();
+    if (first.value?.type !== 'message') throw new Error(`the first read gave ${show(first)}, not the notification`);
+    for (;;) if ((await reader.read()).done) return 'the events ended';
+  })();
+  return { waiting: () => body.log.pulls >= 2, run, released: () => body.log.cancelled, throwsReason: true, nudge: body.nudge };
 }
 
 /** Whether the platform's pipe ends on an abort while its source is idle (all but workerd's do), found once. */
