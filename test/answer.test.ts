@@ -167,6 +167,25 @@ describe('the byte budget', () => {
     }
   });
 
+  test('a chunk cut to one character at the cap ends reading at that chunk', () => {
+    // The one-character path (a chunk that only extends the pending line) must not take the
+    // part of a chunk that crosses the cap: that chunk ends reading, whatever is left of it.
+    const body = new TextEncoder().encode('data: ' + 'x'.repeat(20) + '\n\n');
+    const cap = 'data: xxx'.length; // odd: the 2-byte chunk at bytes 8–9 is cut to one 'x'
+    let state = answerStart({ format: 'event-stream', requestId: 1, maxBytes: cap });
+    let ended = -1;
+    for (let at = 0; at < body.length && ended === -1; at += 2) {
+      const read = answer(state, body.subarray(at, at + 2));
+      state = read.state;
+      if (read.outcome !== undefined) {
+        expect(read.outcome).toStrictEqual({ kind: 'budget_exceeded' });
+        ended = at;
+      }
+    }
+    expect(ended).toBe(cap - 1);
+    expect(answerProgress(state).bytesRead).toBe(cap + 1);
+  });
+
   test('a body of exactly maxBytes passes', () => {
     expect(feed('event-stream', [ANSWER], { maxBytes: ANSWER.length }).outcome).toStrictEqual({ kind: 'answer', answer: { id: 1, result: 1 } });
     const json = '{"id":1,"result":1}';

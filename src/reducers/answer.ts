@@ -16,7 +16,7 @@ import type { MalformedReason } from '../vocabulary/errors.js';
 import { decodedTextOf, decodeOnto, NO_BYTES, type DecodedText } from './growing-text.js';
 import type { JsonRpcMessage, JsonRpcRequestId, JsonRpcResponse } from '../vocabulary/json-rpc.js';
 import { parseJson } from './parse-json.js';
-import { scanEnd, scanOnto, scanStart, type ScanState, type SseEvent } from './scanner.js';
+import { extendedByOneCharacter, scanChunk, scanEnd, scanStart, type ScanState, type SseEvent } from './scanner.js';
 import { select, selectEnd, selectStart, selectValue, type SelectResult, type SelectState } from './selector.js';
 
 /** How the answer's body is framed, from its content type. */
@@ -178,14 +178,20 @@ function readEventStream(state: EventStreamAnswerState, chunk: Uint8Array): Answ
   // The answer state is its own budget state: counting in it makes no budget objects per chunk.
   const bytes = state.bytes + chunk.length;
   const within = withinBudget(state, chunk, bytes);
-  const events: SseEvent[] = [];
-  const scan = scanOnto(state.scan, within, events);
+  // A chunk of one character that ends no line dispatches nothing, so it gets no list of events
+  // to make and read back: `answer-drip` 1.10–1.13x faster in Node 26, 1.01–1.05x in Node 24,
+  // 1.05–1.12x in Chromium, workerd, Deno and Bun (`bench:ab`); 6% fewer instructions in Node 26.
+  let scan = within === chunk ? extendedByOneCharacter(state.scan, chunk) : undefined;
   let selection = state.select;
   let messages = NO_MESSAGES;
   let outcome: AnswerOutcome | undefined;
-  // Most chunks complete no event within the cap: for them there is nothing to select.
-  if (events.length !== 0 || within !== chunk) {
-    ({ state: selection, messages, outcome } = selectAfter(state, events, within !== chunk));
+  if (scan === undefined) {
+    const events: SseEvent[] = [];
+    scan = scanChunk(state.scan, within, events);
+    // Most chunks complete no event within the cap: for them there is nothing to select.
+    if (events.length !== 0 || within !== chunk) {
+      ({ state: selection, messages, outcome } = selectAfter(state, events, within !== chunk));
+    }
   }
   const next: EventStreamAnswerState = {
     format: 'event-stream',

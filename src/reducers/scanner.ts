@@ -167,22 +167,19 @@ function checkedSink(onEvent: SseEventSink): SseEventSink {
   return onEvent;
 }
 
-/**
- * {@link scan}, with the events pushed onto `events` (or handed to a sink) and the next state
- * returned.
- * @internal For a reducer that composes the scanner and reads the events at once.
- */
-export function scanOnto(state: ScanState, chunk: Uint8Array, events: EventsOut): ScanState {
-  if (chunk.length === 0) return state;
-  // Kept this small: engines inline it whole into a per-chunk step (see `readEventStream`, answer.ts).
+/** {@link scan}, with the events pushed onto `events` (or handed to a sink) and the next state returned. */
+function scanOnto(state: ScanState, chunk: Uint8Array, events: EventsOut): ScanState {
+  // Kept this small: engines inline it whole into a caller's per-chunk loop.
   return extendedByOneCharacter(state, chunk) ?? scanChunk(state, chunk, events);
 }
 
 /**
- * {@link scanOnto} for a chunk that is not one character: read whole, or in pieces if large and
- * no long line is pending.
+ * {@link scanOnto} for a chunk {@link extendedByOneCharacter} did not take: none, or one read
+ * whole, or in pieces if large and no long line is pending.
+ * @internal Also for the answer reducer, which makes its list of events only for such a chunk.
  */
-function scanChunk(state: ScanState, chunk: Uint8Array, events: EventsOut): ScanState {
+export function scanChunk(state: ScanState, chunk: Uint8Array, events: EventsOut): ScanState {
+  if (chunk.length === 0) return state;
   return chunk.length > DETACH && isShort(state.pending) ? scanPieces(state, chunk, events) : scanText(state, chunk, events);
 }
 
@@ -214,8 +211,9 @@ function scanPieces(state: ScanState, chunk: Uint8Array, events: EventsOut): Sca
  * `undefined`. Byte-sized chunks are the worst chunking there is: this skips the decoder and the
  * line-end searches. `drip` and `answer-drip` 1.5x and 1.3x faster with it in Node 24, 1.5x and
  * 1.35x in Node 26, 1.4–1.55x in Chromium, workerd and Deno, 1.1–1.2x in Bun (`bench:ab`).
+ * @internal Also for the answer reducer, which asks it first.
  */
-function extendedByOneCharacter(state: ScanState, chunk: Uint8Array): ScanState | undefined {
+export function extendedByOneCharacter(state: ScanState, chunk: Uint8Array): ScanState | undefined {
   const byte = asciiByte(state.tail, chunk);
   if (byte === -1 || byte === LF || byte === CR || !state.bomChecked || state.afterCR) return undefined;
   return withPending(state, grow(state.pending, String.fromCharCode(byte)), NO_TAIL, false, true);
