@@ -27,7 +27,7 @@ export const timesArb: fc.Arbitrary<number> = fc.oneof(
 export const MARKER_OR_ESCAPE = /\[redacted\]|\\u[0-9a-f]{4}/;
 
 /** How a server may show back a secret it was sent. */
-export type EncodedForm = 'raw' | 'percent' | 'search' | 'lower-hex' | 'every-byte' | 'json' | 'bearer';
+export type EncodedForm = 'raw' | 'percent' | 'search' | 'lower-hex' | 'path' | 'every-byte' | 'json' | 'bearer';
 
 /** `secret` as a server shows it back in `form`. */
 export function encodedSecret(secret: string, form: EncodedForm): string {
@@ -40,6 +40,8 @@ export function encodedSecret(secret: string, form: EncodedForm): string {
       return new URLSearchParams({ t: secret }).toString().slice(2);
     case 'lower-hex':
       return encodeURIComponent(secret).replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase());
+    case 'path':
+      return encodeURIComponent(secret).replaceAll('%2F', '/'); // as a path's encoder leaves `/`
     case 'every-byte':
       return Array.from(new TextEncoder().encode(secret), (byte) => `%${byte.toString(16).padStart(2, '0').toUpperCase()}`).join('');
     case 'json':

@@ -6,7 +6,8 @@
  * @module
  */
 
-import { MIN_SECRET_LENGTH, quoteText, type AuthProvider } from '../index.js';
+import { quoteText, type AuthProvider } from '../index.js';
+import { checkSecretLength } from './options.js';
 import { UsageError } from './usage-error.js';
 
 /** A portable environment variable name. */
@@ -36,7 +37,6 @@ export function bearerTokenFromEnv(
     const hint = /^bearer\s/i.test(token) ? ': set the token alone, without "Bearer "' : ' (visible ASCII characters, no spaces)';
     throw new UsageError(`--bearer-token-env: the environment variable ${name} does not hold a bearer token${hint}`);
   }
-  // A shorter value cannot be told from ordinary text (see Secrets): it could not be kept out of what is printed.
-  if (token.length < MIN_SECRET_LENGTH) throw new UsageError(`--bearer-token-env: the token in ${name} is shorter than ${MIN_SECRET_LENGTH} characters, too short to keep out of what is printed`);
+  checkSecretLength(token, `--bearer-token-env: the token in ${name}`);
   return { authProvider: { token: async () => token }, token };
 }

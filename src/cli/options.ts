@@ -69,12 +69,18 @@ export function parseSecretHeaders(names: readonly string[] | undefined, headers
       given = false; // not a header name at all
     }
     if (!given) throw new UsageError(`--secret-header ${quoteText(text)} names no --header given`);
-    // A shorter value cannot be told from ordinary text (see Secrets): it could not be kept out of what is printed.
-    if (headers.get(name)!.length < MIN_SECRET_LENGTH) {
-      throw new UsageError(`--secret-header ${quoteText(text)}: its value is shorter than ${MIN_SECRET_LENGTH} characters, too short to keep out of what is printed`);
-    }
+    checkSecretLength(headers.get(name)!, `--secret-header ${quoteText(text)}: its value`);
     return name.toLowerCase();
   });
+}
+
+/**
+ * Refuses a secret shorter than `MIN_SECRET_LENGTH`, as `what` (the flag and its value) says:
+ * `Secrets` takes no such value, since it cannot be told from ordinary text, so it could not be
+ * kept out of what the CLI prints.
+ */
+export function checkSecretLength(value: string, what: string): void {
+  if (value.length < MIN_SECRET_LENGTH) throw new UsageError(`${what} is shorter than ${MIN_SECRET_LENGTH} characters, too short to keep out of what is printed`);
 }
 
 /** `PARAMS_JSON`: a JSON object or array, as JSON-RPC params must be. */

@@ -71,5 +71,5 @@ export function sessionIssued(held: string | undefined, issued: string | null | 
  * none (a 2026-07-28 request, whose 404 is an unknown method), changes nothing.
  */
 export function sessionAfterRefusal(held: string | undefined, sent: string | undefined, status: number): string | undefined {
-  return status === 404 && sent !== undefined && sent === held ? undefined : held;
+  return status === 404 && sent === held ? undefined : held;
 }

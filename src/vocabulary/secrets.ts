@@ -98,11 +98,9 @@ export class Secrets {
    * what follows a part's first `=` (a cookie's value).
    */
   addHeaderValue(value: string): void {
-    this.add(value);
-    for (const part of value.split(/[ ;]+/)) {
-      this.add(part);
-      this.add(part.slice(part.indexOf('=') + 1));
-    }
+    const parts = value.split(/[ ;]+/);
+    // A set: a value of one part (a bare token) is that part, and one with no `=` its own value.
+    for (const part of new Set([value, ...parts, ...parts.map((one) => one.slice(one.indexOf('=') + 1))])) this.add(part);
   }
 
   /**

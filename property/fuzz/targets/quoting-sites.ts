@@ -101,13 +101,10 @@ type Api = 'postJsonRpc' | 'AnswerTransport' | 'AnswerClient';
 /** How the exchange authenticates: the provider's token (and `onUnauthorized` with one retry), the caller's own `Authorization`, or neither. */
 type Auth = 'provider' | 'provider-retry' | 'authorization' | 'none';
 
-/** How a piece shows a secret: as sent, percent-encoded (four ways), JSON-escaped, or as an `Authorization` value. */
-type SecretForm = EncodedForm;
-
 /** One piece of the server's text, repeated `times`. */
 type Piece =
   | { readonly kind: 'text'; readonly text: string; readonly times: number }
-  | { readonly kind: 'secret'; readonly which: 'token' | 'apiKey'; readonly form: SecretForm; readonly times: number };
+  | { readonly kind: 'secret'; readonly which: 'token' | 'apiKey'; readonly form: EncodedForm; readonly times: number };
 
 export interface QuotingSitesInput {
   readonly site: SiteName;
@@ -193,7 +190,7 @@ const pieceArb: fc.Arbitrary<Piece> = fc.oneof(
       {
         kind: fc.constant('secret' as const),
         which: fc.constantFrom<'token' | 'apiKey'>('token', 'apiKey'),
-        form: fc.constantFrom<SecretForm>('raw', 'raw', 'percent', 'search', 'lower-hex', 'every-byte', 'json', 'bearer'),
+        form: fc.constantFrom<EncodedForm>('raw', 'raw', 'percent', 'search', 'lower-hex', 'every-byte', 'json', 'bearer'),
         times: fc.oneof({ weight: 6, arbitrary: fc.constant(1) }, { weight: 1, arbitrary: fc.integer({ min: 2, max: 50 }) }),
       },
       { noNullPrototype: true },

@@ -242,7 +242,7 @@ function libraryForms(secrets: readonly string[]): string[] {
   return secrets
     .flatMap((s) => [s, ...headerValueParts(`Bearer ${s}`)])
     .filter((s) => s.length >= MIN_SECRET_LENGTH)
-    .flatMap((s) => [s, encodeURIComponent(s), encodedSecret(s, 'lower-hex'), encodeURIComponent(s).replaceAll('%2F', '/'), encodedSecret(s, 'search'), JSON.stringify(s).slice(1, -1)]);
+    .flatMap((s) => (['raw', 'percent', 'lower-hex', 'path', 'search', 'json'] as const).map((form) => encodedSecret(s, form)));
 }
 
 /**
