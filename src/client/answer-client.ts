@@ -6,14 +6,14 @@
  * @module
  */
 
-import { followAborts, ownController } from '../drivers/abort-watch.js';
+import { checkSignal, followAborts, ownController } from '../drivers/abort-watch.js';
 import { checkUrl, invalid } from '../vocabulary/check-argument.js';
 import { answerError, nothingRead, stopped, type Failure } from '../vocabulary/failure.js';
 import type { JsonObject, JsonRpcMessage, JsonRpcRequestId, JsonRpcResponse, JsonValue } from '../vocabulary/json-rpc.js';
 import { objectOf } from './discover-outcome.js';
 import { endAbandonedSession, endSession, sessionAfterRefusal, sessionIssued } from './end-session.js';
 import { isProtocolVersion, type McpEra } from './era.js';
-import { checkExchangeOptions, checkSignal, type ExchangeOptions, type ExchangeSettings } from './exchange-options.js';
+import { checkExchangeOptions, type ExchangeOptions, type ExchangeSettings } from './exchange-options.js';
 import { planMessage, runExchange, type ExchangeOutcome } from './exchange.js';
 import { untilAborted } from './send-request.js';
 import {

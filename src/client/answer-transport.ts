@@ -7,13 +7,13 @@
  * @module
  */
 
-import { ownController } from '../drivers/abort-watch.js';
+import { checkSignal, ownController } from '../drivers/abort-watch.js';
 import { checkUrl } from '../vocabulary/check-argument.js';
 import { answerError } from '../vocabulary/failure.js';
 import type { JsonRpcMessage } from '../vocabulary/json-rpc.js';
 import { endAbandonedSession, endSession, sessionAfterRefusal, sessionIssued } from './end-session.js';
 import { eraOf } from './era.js';
-import { checkExchangeOptions, checkSignal, type ExchangeOptions, type ExchangeSettings } from './exchange-options.js';
+import { checkExchangeOptions, type ExchangeOptions, type ExchangeSettings } from './exchange-options.js';
 import { planMessage, runExchange, type ExchangeOutcome, type PlannedMessage } from './exchange.js';
 import { STANDING_STREAM_METHOD, standingStreamRefused } from './standing-stream.js';
 

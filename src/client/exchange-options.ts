@@ -5,7 +5,7 @@
  * @module
  */
 
-import { isAbortSignal } from '../drivers/abort-watch.js';
+import { checkSignal } from '../drivers/abort-watch.js';
 import { checkMaxBytes } from '../reducers/budget.js';
 import { invalid, optionsObject } from '../vocabulary/check-argument.js';
 import { Secrets } from '../vocabulary/secrets.js';
@@ -95,8 +95,7 @@ export function checkExchangeOptions(options: unknown): ExchangeSettings {
   const { fetch, headers, timeoutMs, maxBytes, signal, redirect, authProvider, resume, secretHeaders } = optionsObject(options) as ExchangeOptions;
   if (fetch !== undefined && typeof fetch !== 'function') throw invalid('fetch', 'a function', fetch);
   if (fetch === undefined && typeof globalThis.fetch !== 'function') throw new TypeError('there is no global fetch; pass options.fetch');
-  // Only a real signal: an object that merely looks like one could abort unseen.
-  if (signal !== undefined && !isAbortSignal(signal)) throw invalid('signal', 'an AbortSignal', signal);
+  checkSignal('signal', signal);
   if (resume !== undefined && typeof resume !== 'boolean') throw invalid('resume', 'a boolean', resume);
   const checkedAuth = checkAuthProvider(authProvider);
   const copied = new Headers(headers); // a TypeError for a header fetch would refuse
@@ -130,8 +129,3 @@ function checkSecretHeaders(names: unknown): string[] {
   return names.map((name: string) => name.toLowerCase());
 }
 
-/** Refuses a signal that is not a real `AbortSignal`: its abort could never be seen. */
-export function checkSignal(name: string, signal: unknown): AbortSignal | undefined {
-  if (signal !== undefined && !isAbortSignal(signal)) throw invalid(name, 'an AbortSignal', signal);
-  return signal;
-}

@@ -23,6 +23,8 @@
  * @module
  */
 
+import { invalid } from '../vocabulary/check-argument.js';
+
 /** The watch on one signal: the watchers waiting for its abort, and the one listener that tells them. */
 interface Watch {
   readonly watchers: Set<() => void>;
@@ -67,6 +69,16 @@ export function isAbortSignal(value: unknown): value is AbortSignal {
   } catch {
     return false;
   }
+}
+
+/**
+ * `signal`, checked: `undefined`, or a real `AbortSignal` — an object that merely looks like one
+ * could abort unseen. The one rule for every option that takes a signal.
+ * @throws TypeError naming the option `name` for anything else.
+ */
+export function checkSignal(name: string, signal: unknown): AbortSignal | undefined {
+  if (signal !== undefined && !isAbortSignal(signal)) throw invalid(name, 'an AbortSignal', signal);
+  return signal;
 }
 
 /** Whether the signal has aborted, read through the platform's getter. */

@@ -4,7 +4,7 @@
  * @module
  */
 
-import { isAbortSignal } from './abort-watch.js';
+import { checkSignal } from './abort-watch.js';
 import { checkMaxBytes } from '../reducers/budget.js';
 import { checkRequestId, invalid, optionsObject } from '../vocabulary/check-argument.js';
 import type { JsonRpcMessage, JsonRpcRequestId } from '../vocabulary/json-rpc.js';
@@ -56,7 +56,7 @@ export interface CheckedOptions {
 export function checkReadAnswerOptions(options: unknown): CheckedOptions {
   const { requestId, maxBytes, signal, onMessage } = optionsObject(options) as Record<keyof ReadAnswerOptions, unknown>;
   if (requestId !== undefined) checkRequestId('requestId', requestId);
-  if (signal !== undefined && !isAbortSignal(signal)) throw invalid('signal', 'an AbortSignal', signal);
+  const checkedSignal = checkSignal('signal', signal);
   if (onMessage !== undefined && typeof onMessage !== 'function') throw invalid('onMessage', 'a function', onMessage);
-  return { requestId: requestId as CheckedOptions['requestId'], maxBytes: checkMaxBytes(maxBytes), signal, onMessage: onMessage as CheckedOptions['onMessage'] };
+  return { requestId: requestId as CheckedOptions['requestId'], maxBytes: checkMaxBytes(maxBytes), signal: checkedSignal, onMessage: onMessage as CheckedOptions['onMessage'] };
 }

@@ -4,7 +4,7 @@
  * @module
  */
 
-import { abortReason, isAborted, isAbortSignal } from './abort-watch.js';
+import { abortReason, checkSignal, isAborted } from './abort-watch.js';
 import { ANY_BODY } from './chunk-source.js';
 import { invalid, optionsObject } from '../vocabulary/check-argument.js';
 import { scan, scanEnd, scanStart, type SseEvent } from '../reducers/scanner.js';
@@ -39,7 +39,7 @@ export function scanEvents(
 ): AsyncGenerator<SseEvent, void, undefined> {
   if (!ANY_BODY.accepts(source)) throw invalid('source', ANY_BODY.what, source);
   const { signal, dispatchIncomplete } = optionsObject(options) as ScanEventsOptions;
-  if (signal !== undefined && !isAbortSignal(signal)) throw invalid('signal', 'an AbortSignal', signal);
+  checkSignal('signal', signal);
   if (dispatchIncomplete !== undefined && typeof dispatchIncomplete !== 'boolean') {
     throw invalid('dispatchIncomplete', 'a boolean', dispatchIncomplete);
   }
@@ -87,27 +87,27 @@ async function* events(
   let reason: unknown; // the source is released with the abort's reason
   let state = scanStart();
   /** Throws the abort's reason if the signal has aborted; the source is released with it. */
-  const checkSignal = (): void => {
+  const throwIfAborted = (): void => {
     if (signal === undefined || !isAborted(signal)) return;
     reason = abortReason(signal);
     throw reason;
   };
   try {
     for (;;) {
-      checkSignal();
+      throwIfAborted();
       let chunk: Uint8Array | undefined;
       try {
         chunk = await chunks.next();
       } catch (error) {
-        checkSignal(); // a body fetched with the same signal fails with its reason first
+        throwIfAborted(); // a body fetched with the same signal fails with its reason first
         throw error;
       }
-      checkSignal(); // an end forced by the abort is not the source's end
+      throwIfAborted(); // an end forced by the abort is not the source's end
       const scanned = chunk === undefined ? scanEnd(state, { dispatchIncomplete }) : scan(state, chunk);
       state = scanned.state;
       // Checked before every event, not only every read: the loop body may abort the signal.
       for (const event of scanned.events) {
-        checkSignal();
+        throwIfAborted();
         yield event;
       }
       if (chunk === undefined) return;

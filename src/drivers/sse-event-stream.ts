@@ -9,7 +9,7 @@
  * @module
  */
 
-import { abortReason, isAbortSignal, isAborted, watchAbort } from './abort-watch.js';
+import { abortReason, checkSignal, isAborted, watchAbort } from './abort-watch.js';
 import { checkChunk } from './chunk-source.js';
 import { invalid, optionsObject } from '../vocabulary/check-argument.js';
 import { scan, scanEnd, scanStart, type ScanState, type SseEvent } from '../reducers/scanner.js';
@@ -51,7 +51,7 @@ export class SseEventStream implements TransformStream<Uint8Array, SseEvent> {
     if (dispatchIncomplete !== undefined && typeof dispatchIncomplete !== 'boolean') {
       throw invalid('dispatchIncomplete', 'a boolean', dispatchIncomplete);
     }
-    if (signal !== undefined && !isAbortSignal(signal)) throw invalid('signal', 'an AbortSignal', signal);
+    checkSignal('signal', signal);
     // The watch ends with the stream, whichever way it ends: its end, a bad chunk, a cancel.
     let unwatch = (): void => {};
     // `cancel` (a cancelled readable, an aborted writable) is in every runtime the package claims,

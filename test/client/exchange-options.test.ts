@@ -3,12 +3,13 @@
  * — each option's type and range, the defaults, the headers copied once, an `Authorization`
  * beside an `authProvider` refused — and the secrets it gathers: `Authorization`,
  * `Proxy-Authorization` and `Cookie` always, and the headers `secretHeaders` names (in any case).
- * Also `checkSignal` and `globalFetch`. That the public APIs refuse bad options before sending
+ * Also `globalFetch`, and `checkSignal` (abort-watch.ts), the rule of every signal option. That the public APIs refuse bad options before sending
  * anything is in post-json-rpc.test.ts and answer-transport.test.ts.
  */
 
 import { afterEach, describe, expect, test, vi } from 'vitest';
-import { checkExchangeOptions, checkSignal, globalFetch } from '../../src/client/exchange-options.js';
+import { checkExchangeOptions, globalFetch } from '../../src/client/exchange-options.js';
+import { checkSignal } from '../../src/drivers/abort-watch.js';
 import { DEFAULT_MAX_BYTES } from '../../src/reducers/budget.js';
 import { headersObject } from '../helpers/client-fetch.js';
 
