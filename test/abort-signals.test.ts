@@ -306,6 +306,79 @@ describe.each(SIGNAL_SHAPES)('a signal with $name', (shape) => {
     });
   });
 
+  test("AnswerTransport.send with signal (the AI SDK's name): aborted within the bound, the transport still open", async () => {
+    const shaped = shape.make();
+    const { response, source } = sseResponse([NOTE], { endless: true });
+    const fetch = scriptedFetch([() => response, () => sseResponse([ANSWER]).response]);
+    const transport = new AnswerTransport(URL_, { fetch });
+    const settled = await abortedAfterWaiting(shaped, () => transport.send(REQUEST, { signal: shaped.signal }), () => source.pulls >= 2);
+    expect(settled.ms).toBeLessThan(BOUND_MS);
+    expect(codeOf(settled)).toBe(shaped.code);
+    expect(source.cancelled).toBe(true);
+    await transport.send(REQUEST);
+    expect(fetch.calls).toHaveLength(2);
+  });
+
+  test("AnswerTransport.close({ signal }): the DELETE ended within the bound, onclose called", async () => {
+    const shaped = shape.make();
+    const initialized = new Response('{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25"}}', {
+      headers: { 'content-type': 'application/json', 'mcp-session-id': 'session-1' },
+    });
+    const fetch = scriptedFetch([() => initialized, heldFetch]);
+    const transport = new AnswerTransport(URL_, { fetch });
+    const errors: Error[] = [];
+    let closed = 0;
+    transport.onerror = (error) => errors.push(error);
+    transport.onclose = () => (closed += 1);
+    await transport.send({ jsonrpc: '2.0', id: 0, method: 'initialize', params: {} });
+    const settled = await abortedAfterWaiting(shaped, () => transport.close({ signal: shaped.signal }), () => fetch.calls.length === 2);
+    expect(fetch.calls[1]?.method).toBe('DELETE');
+    expect(settled.ms).toBeLessThan(BOUND_MS);
+    expect(closed).toBe(1);
+    expect(errors.map((error) => (isAnswerError(error) ? error.code : error))).toStrictEqual([shaped.code]);
+  });
+
+  test("AnswerClient.connect with a signal: the handshake aborted within the bound", async () => {
+    const shaped = shape.make();
+    const fetch = scriptedFetch([heldFetch]);
+    const settled = await abortedAfterWaiting(shaped, () => AnswerClient.connect(URL_, { fetch, signal: shaped.signal }), () => fetch.calls.length === 1);
+    expect(settled.ms).toBeLessThan(BOUND_MS);
+    expect(codeOf(settled)).toBe(shaped.code);
+    expect(fetch.calls[0]?.signal?.aborted).toBe(true);
+  });
+
+  test("AnswerClient with connect's signal: a request in flight aborted within the bound", async () => {
+    const shaped = shape.make();
+    const { response, source } = sseResponse([NOTE], { endless: true });
+    const fetch = scriptedFetch([discovered, () => response]);
+    const client = await AnswerClient.connect(URL_, { fetch, signal: shaped.signal });
+    const settled = await abortedAfterWaiting(shaped, () => client.request('tools/list'), () => source.pulls >= 2);
+    expect(settled.ms).toBeLessThan(BOUND_MS);
+    expect(codeOf(settled)).toBe(shaped.code);
+    expect(source.cancelled).toBe(true);
+  });
+
+  test('AnswerClient.notify({ signal }): aborted within the bound while its POST waits', async () => {
+    const shaped = shape.make();
+    const fetch = scriptedFetch([discovered, heldFetch]);
+    const client = await AnswerClient.connect(URL_, { fetch });
+    const settled = await abortedAfterWaiting(shaped, () => client.notify('notifications/progress', { progressToken: 1, progress: 1 }, { signal: shaped.signal }), () => fetch.calls.length === 2);
+    expect(settled.ms).toBeLessThan(BOUND_MS);
+    expect(codeOf(settled)).toBe(shaped.code);
+  });
+
+  test('AnswerClient.close({ signal }): the DELETE aborted within the bound', async () => {
+    const shaped = shape.make();
+    const accepted = (): Response => new Response(null, { status: 202 });
+    const fetch = scriptedFetch([refusedDiscover, initializedWithSession, accepted, heldFetch]);
+    const client = await AnswerClient.connect(URL_, { fetch });
+    expect(client.sessionId).toBe('session-1');
+    const settled = await abortedAfterWaiting(shaped, () => client.close({ signal: shaped.signal }), () => fetch.calls.length === 4);
+    expect(fetch.calls[3]?.method).toBe('DELETE');
+    expect(settled.ms).toBeLessThan(BOUND_MS);
+    expect(codeOf(settled)).toBe(shaped.code);
+  });
+
   test("the DELETE of close(), under the transport's signal: ended within the bound, onclose called", async () => {
     const shaped = shape.make();
     const initialized = new Response('{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25"}}', {
@@ -348,46 +421,185 @@ describe('one follower per signal, whatever else listens to it', () => {
 });
 
 describe('a signal that aborts while another read of it is settling', () => {
-  /**
-   * A read waiting on an open stream, with a listened-to signal, while `settleFirst` runs a first
-   * read of the same signal and aborts it (noting when) somewhere in its settling: the waiting
-   * read must end within the bound of that abort, its stream released.
-   */
-  async function otherReadEnds(settleFirst: (signal: AbortSignal, abort: () => void) => Promise<void>): Promise<void> {
-    const controller = new AbortController();
-    controller.signal.addEventListener('abort', noop);
-    const waiting = sseResponse([NOTE], { endless: true });
-    let settledAt = 0;
-    const other = readAnswer(waiting.response, { signal: controller.signal }).catch((error: unknown) => {
-      settledAt = performance.now();
-      return error;
-    });
-    await delay(10);
-    let abortedAt = 0;
-    await settleFirst(controller.signal, () => {
-      abortedAt = performance.now();
-      controller.abort();
-    });
-    const error = await Promise.race([other, delay(BOUND_MS * 2)]);
-    expect(isAnswerError(error) && error.code).toBe('aborted');
-    expect(settledAt - abortedAt).toBeLessThan(BOUND_MS);
-    expect(waiting.source.cancelled).toBe(true);
+  /** What waits on an open stream with a signal: settles (with anything) once it is stopped. */
+  interface Waiting {
+    readonly settled: Promise<unknown>;
+    readonly released: () => boolean;
   }
 
-  test("aborted from the first read's onMessage: the other read, waiting on an open stream, ends within the bound", async () => {
-    await otherReadEnds(async (signal, abort) => {
-      const error = await readAnswer(sseResponse([NOTE, ANSWER]).response, { signal, onMessage: abort }).catch((thrown: unknown) => thrown);
-      expect(isAnswerError(error) && error.code).toBe('aborted');
+  /** Each API, waiting on a stream that never ends under `signal`. */
+  const WAITING_APIS: readonly (readonly [string, (signal: AbortSignal) => Waiting])[] = [
+    [
+      'readAnswer',
+      (signal) => {
+        const { response, source } = sseResponse([NOTE], { endless: true });
+        return { settled: readAnswer(response, { signal }).catch((error: unknown) => error), released: () => source.cancelled };
+      },
+    ],
+    [
+      'readAnswerBody',
+      (signal) => {
+        const source = sourceBody([NOTE], { endless: true });
+        return { settled: readAnswerBody(source.body, 'text/event-stream', { signal }).catch((error: unknown) => error), released: () => source.cancelled };
+      },
+    ],
+    [
+      'scanEvents',
+      (signal) => {
+        const source = sourceBody([NOTE], { endless: true });
+        const loop = async (): Promise<void> => {
+          for await (const event of scanEvents(source.body, { signal })) expect(event.type).toBe('message');
+        };
+        return { settled: loop().catch((error: unknown) => error), released: () => source.cancelled };
+      },
+    ],
+    [
+      'SseEventStream',
+      (signal) => {
+        const source = sourceBody([NOTE], { endless: true });
+        const reader = source.body.pipeThrough(new SseEventStream({ signal })).getReader();
+        const drain = async (): Promise<void> => {
+          for (;;) if ((await reader.read()).done) return;
+        };
+        return { settled: drain().catch((error: unknown) => error), released: () => source.cancelled };
+      },
+    ],
+    [
+      'postJsonRpc',
+      (signal) => {
+        const { response, source } = sseResponse([NOTE], { endless: true });
+        const fetch = scriptedFetch([() => response]);
+        return { settled: postJsonRpc(URL_, REQUEST, { fetch, signal }).catch((error: unknown) => error), released: () => source.cancelled };
+      },
+    ],
+    [
+      'AnswerTransport.send',
+      (signal) => {
+        const { response, source } = sseResponse([NOTE], { endless: true });
+        const transport = new AnswerTransport(URL_, { fetch: scriptedFetch([() => response]) });
+        return { settled: transport.send(REQUEST, { requestSignal: signal }).catch((error: unknown) => error), released: () => source.cancelled };
+      },
+    ],
+  ];
+
+  /** How the first read settles, and where in its settling the signal aborts. */
+  const SETTLINGS: readonly (readonly [string, (signal: AbortSignal, abort: () => void) => Promise<void>])[] = [
+    [
+      "from the first read's onMessage",
+      async (signal, abort) => {
+        const error = await readAnswer(sseResponse([NOTE, ANSWER]).response, { signal, onMessage: abort }).catch((thrown: unknown) => thrown);
+        expect(isAnswerError(error) && error.code).toBe('aborted');
+      },
+    ],
+    [
+      'as the first read settles with its answer',
+      async (signal, abort) => {
+        // Aborted in the microtask turn the first read resolves in, before its own promise is observed.
+        const first = readAnswer(sseResponse([ANSWER]).response, { signal });
+        void first.then(abort);
+        expect(await first).toMatchObject({ id: 1 });
+      },
+    ],
+  ];
+
+  describe.each(WAITING_APIS)('%s, waiting on an open stream', (_api, start) => {
+    test.each(SETTLINGS)('aborted %s: the waiting one ends within the bound, its stream released', async (_how, settleFirst) => {
+      const controller = new AbortController();
+      controller.signal.addEventListener('abort', noop);
+      const waiting = start(controller.signal);
+      let settledAt = 0;
+      void waiting.settled.then(() => (settledAt = performance.now()));
+      await delay(10);
+      expect(settledAt).toBe(0);
+      let abortedAt = 0;
+      await settleFirst(controller.signal, () => {
+        abortedAt = performance.now();
+        controller.abort();
+      });
+      await Promise.race([waiting.settled, delay(BOUND_MS * 2)]);
+      expect(settledAt).toBeGreaterThan(0);
+      expect(settledAt - abortedAt).toBeLessThan(BOUND_MS);
+      const outcome = await waiting.settled;
+      expect(isAnswerError(outcome) ? outcome.code : outcome).toEqual(isAnswerError(outcome) ? 'aborted' : controller.signal.reason);
+      expect(waiting.released()).toBe(true);
     });
   });
+});
 
-  test('aborted as the first read settles with its answer: the other read ends within the bound', async () => {
-    await otherReadEnds(async (signal, abort) => {
-      // Aborted in the microtask turn the first read resolves in, before its own promise is observed.
-      const first = readAnswer(sseResponse([ANSWER]).response, { signal });
-      void first.then(abort);
-      expect(await first).toMatchObject({ id: 1 });
+describe('what the package hands a signal of its own to cannot keep the abort from it', () => {
+  /** A fetch whose listener on the signal it is given stops the event, then does what `answer` does. */
+  function stoppingFetch(answer: (init: RequestInit) => Response | Promise<Response>): FetchFunction & { calls: RequestInit[] } {
+    return scriptedFetch([
+      (init) => {
+        init.signal?.addEventListener('abort', (event) => event.stopImmediatePropagation());
+        return answer(init);
+      },
+    ]);
+  }
+
+  test.each([
+    ['while the answer stream is open', () => sseResponse([NOTE], { endless: true }).response],
+    ['while the POST waits for its response', heldFetch],
+    ['in the wait before a resumption', () => sseResponse(['id: 7\nretry: 60000\ndata:\n\n']).response],
+  ])("postJsonRpc, a fetch that stops its signal's event: aborted within the bound %s", async (_when, answer) => {
+    const controller = new AbortController();
+    const fetch = stoppingFetch(answer);
+    const settled = await abortedAfterWaiting(
+      { signal: controller.signal, abort: async () => controller.abort(), code: 'aborted' },
+      () => postJsonRpc(URL_, REQUEST, { fetch, signal: controller.signal }),
+      () => fetch.calls.length === 1,
+    );
+    expect(settled.ms).toBeLessThan(BOUND_MS);
+    expect(codeOf(settled)).toBe('aborted');
+    expect(fetch.calls).toHaveLength(1);
+  });
+
+  test("postJsonRpc, a fetch that stops its signal's event: the deadline still ends the exchange", async () => {
+    const fetch = stoppingFetch(() => sseResponse([NOTE], { endless: true }).response);
+    const started = performance.now();
+    const error = await Promise.race([postJsonRpc(URL_, REQUEST, { fetch, timeoutMs: 60 }).catch((thrown: unknown) => thrown), delay(60 + BOUND_MS * 2)]);
+    expect(isAnswerError(error) && error.code).toBe('timeout');
+    expect(performance.now() - started).toBeLessThan(60 + BOUND_MS);
+  });
+
+  test("onInputRequired, whose listener on its signal stops the event: the request is aborted within the bound", async () => {
+    const fetch = scriptedFetch([discovered, (init) => answered(init, { resultType: 'input_required', inputRequests: { login: { method: 'elicitation/create', params: { message: 'Login?' } } } })]);
+    let asked = 0;
+    const client = await AnswerClient.connect(URL_, {
+      fetch,
+      onInputRequired: (_request, context) => {
+        asked += 1;
+        context.signal.addEventListener('abort', (event) => event.stopImmediatePropagation());
+        return new Promise(() => undefined); // a handler that ignores its signal
+      },
     });
+    const controller = new AbortController();
+    const settled = await abortedAfterWaiting(
+      { signal: controller.signal, abort: async () => controller.abort(), code: 'aborted' },
+      () => client.request('prompts/get', { name: 'deploy' }, { signal: controller.signal }),
+      () => asked === 1,
+    );
+    expect(settled.ms).toBeLessThan(BOUND_MS);
+    expect(codeOf(settled)).toBe('aborted');
+  });
+});
+
+describe("a request waiting for another's tools/list page", () => {
+  test.each(SIGNAL_SHAPES)('its signal with $name: aborted within the bound, the other request going on', async (shape) => {
+    const fetch = scriptedFetch([discovered, heldFetch]);
+    const client = await AnswerClient.connect(URL_, { fetch });
+    const reading = new AbortController();
+    const first = client.request('tools/call', { name: 'first', arguments: {} }, { signal: reading.signal }).catch((error: unknown) => error);
+    const shaped = shape.make();
+    const settled = await abortedAfterWaiting(shaped, () => client.request('tools/call', { name: 'second', arguments: {} }, { signal: shaped.signal }), () => fetch.calls.length === 2);
+    expect(settled.ms).toBeLessThan(BOUND_MS);
+    expect(codeOf(settled)).toBe(shaped.code);
+    // The page is still being read for the first call, and nothing else was sent.
+    expect(fetch.calls.map((call) => (JSON.parse(String(call.body)) as { method: string }).method)).toStrictEqual(['server/discover', 'tools/list']);
+    expect(fetch.calls[1]?.signal?.aborted).toBe(false);
+    reading.abort();
+    const error = await first;
+    expect(isAnswerError(error) && error.code).toBe('aborted');
   });
 });
 

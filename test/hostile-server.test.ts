@@ -17,7 +17,7 @@
 //   back to what the server sent.
 import { beforeAll, describe, expect, test, vi } from 'vitest';
 import { EXIT_CODES, EXIT_USAGE } from '../src/cli/exit-codes.js';
-import { AnswerClient, AnswerTransport, isAnswerError, postJsonRpc, type AnswerClientOptions, type AnswerErrorCode, type ExchangeOptions } from '../src/index.js';
+import { AnswerClient, AnswerTransport, isAnswerError, postJsonRpc, type AnswerClientOptions, type AnswerErrorCode, type ExchangeOptions, type FetchFunction } from '../src/index.js';
 import { jsonReply, scriptedFetch, sseReply, startHostileServer, type Handler, type Reply, type SeenRequest } from './helpers/hostile-servers.js';
 import { runHostileCli as runCli } from './helpers/hostile-cli.js';
 import { runCli as runPlainCli, type CliRun } from './helpers/run-cli.js';
@@ -592,9 +592,9 @@ const TOKEN = 'Hostile~Token+Secret/0123456789abcdef=';
 /** Every form of it a hostile server plausibly reflects: as sent, encodeURIComponent's, URLSearchParams'. */
 const TOKEN_FORMS: readonly string[] = [TOKEN, encodeURIComponent(TOKEN), new URLSearchParams({ t: TOKEN }).toString().slice(2)];
 
-/** The secret a hostile server found in a request: the bearer token, or the API key. */
+/** The secret a hostile server found in a request: the bearer token, or the API key (the first, of a header sent twice). */
 function secretIn(request: SeenRequest): string {
-  return request.headers['x-api-key'] ?? request.headers['authorization']?.replace(/^Bearer /, '') ?? '';
+  return (request.headers['x-api-key'] ?? request.headers['authorization']?.replace(/^Bearer /, '') ?? '').split(', ')[0]!;
 }
 
 interface ReflectSite {
@@ -677,6 +677,9 @@ const SECRET_KINDS: readonly SecretKind[] = [
   { name: 'the authProvider\'s token', options: { authProvider: { token: async () => TOKEN } } },
   { name: 'the caller\'s Authorization', options: { headers: { authorization: `Bearer ${TOKEN}` } } },
   { name: 'a header named in secretHeaders', options: { headers: { 'x-api-key': TOKEN }, secretHeaders: ['X-Api-Key'] } },
+  // Given twice, a header's values are sent joined ("a, b"); the server reflects the first alone.
+  { name: "the caller's Authorization, given twice", options: { headers: [['authorization', `Bearer ${TOKEN}`], ['authorization', 'Bearer Second~Value/0123456789']] } },
+  { name: 'a header named in secretHeaders, given twice', options: { headers: [['x-api-key', TOKEN], ['x-api-key', 'Second~Value/0123456789']], secretHeaders: ['X-Api-Key'] } },
 ];
 
 /** What is wrong with an error that may hold a reflected secret (empty: nothing). */
@@ -703,6 +706,38 @@ describe.each(APIS)('rule 2, %s: a secret the server reflects is redacted from t
       // The server was sent the secret, and reflected it.
       expect(secretIn(served.requests[0]!)).toBe(TOKEN);
       expect(leakProblems(thrown, site.code, site.marks)).toEqual([]);
+    });
+  });
+});
+
+describe("rule 2: what the caller's own code threw, quoting a secret, is redacted before it is cut", () => {
+  // Across the 64 characters a message quotes of one text: cut first, the token's start would stay.
+  const quoting = (what: string): Error => new TypeError(`${what}: Authorization: Bearer ${TOKEN}`);
+  const noPrefix = (message: string): void => {
+    expect(message).not.toContain(TOKEN.slice(0, 8));
+    expect(message).toContain('[redacted]');
+  };
+
+  test.each(APIS)("%s: a fetch whose error quotes the Authorization it was sent", async (api) => {
+    const fetch = async (): Promise<Response> => {
+      throw quoting('fetch failed');
+    };
+    const thrown = await failedPing(api, 'http://mcp.test/mcp', { fetch, headers: { authorization: `Bearer ${TOKEN}` } });
+    expect(answerErrorOf(thrown).code).toBe('stream_failed');
+    noPrefix(answerErrorOf(thrown).message);
+  });
+
+  test.each(APIS)("%s: an authProvider's onUnauthorized that throws quoting the token", async (api) => {
+    await withServer(() => ({ status: 401 }), true, async (served) => {
+      const authProvider = {
+        token: async () => TOKEN,
+        onUnauthorized: async () => {
+          throw quoting('revoked');
+        },
+      };
+      const thrown = await failedPing(api, served.url, { authProvider });
+      expect(answerErrorOf(thrown).code).toBe('http_status');
+      noPrefix(answerErrorOf(thrown).message);
     });
   });
 });
@@ -910,6 +945,7 @@ const BROKEN_INITIALIZE: readonly (readonly [string, (id: Id) => Reply, boolean]
   ['a content type that is no answer', () => ({ status: 200, headers: { 'content-type': 'text/html', 'mcp-session-id': SESSION }, body: '<html>' }), true],
   ['a result without protocolVersion', (id) => jsonReply(200, { jsonrpc: '2.0', id, result: { capabilities: {} } }, { 'mcp-session-id': SESSION }), false],
   ['a protocolVersion no header can carry', (id) => jsonReply(200, { jsonrpc: '2.0', id, result: { protocolVersion: '2025-11-25\r\nX-Injected: 1', capabilities: {} } }, { 'mcp-session-id': SESSION }), false],
+  ['a redirect to another origin, not followed', () => ({ status: 307, headers: { location: 'http://elsewhere.invalid/mcp', 'mcp-session-id': SESSION } }), true],
 ];
 
 /** Whether `requests` ended the hostile session with a DELETE. */
@@ -996,12 +1032,21 @@ describe.concurrent('rule 5: a broken initialize leaves no session open', () => 
   test("a connect the caller aborts while initialize's body is read: it fails at once, and the session still gets a DELETE", async ({ expect }) => {
     const endless = (): Reply => ({ status: 200, headers: { 'content-type': 'text/event-stream', 'mcp-session-id': SESSION }, body: ': open\n\n', holds: true });
     await withServer(mcpServer({ initialize: endless }), true, async (served) => {
-      const thrown = await AnswerClient.connect(served.url, { versionNegotiation: 'legacy', signal: AbortSignal.timeout(100) }).then(
+      // Aborted once initialize's response is in (its headers read), while its body is: however
+      // slow the machine, never before the session id arrived.
+      const controller = new AbortController();
+      const fetch: FetchFunction = async (input, init) => {
+        const response = await globalThis.fetch(input, init);
+        setTimeout(() => controller.abort(), 50);
+        return response;
+      };
+      const thrown = await AnswerClient.connect(served.url, { versionNegotiation: 'legacy', fetch, signal: controller.signal }).then(
         () => undefined,
         (error: unknown) => error,
       );
-      expect(answerErrorOf(thrown).code).toMatch(/^(aborted|timeout)$/);
-      await expect.poll(() => endedSession(served.requests), { timeout: 2000 }).toBe(true);
+      expect(answerErrorOf(thrown).code).toBe('aborted');
+      // In the background, behind the failure.
+      await expect.poll(() => endedSession(served.requests), { timeout: 10_000 }).toBe(true);
     });
   });
 

@@ -1,8 +1,9 @@
 /**
- * secrets.ts: `Secrets.redact` under the percent-encodings a server reflects. The rule's whole
- * reach under generated texts is the fuzz targets `quoting` and `quoting-sites`; this pins the
- * case `quoting-sites` found, where a `%` or `%X` just before an encoded secret takes its first
- * characters into an escape of its own when the text is read through its escapes.
+ * secrets.ts: `Secrets.redact` under the percent-encodings a server reflects, and the values of a
+ * header given more than once. The rule's whole reach under generated texts is the fuzz targets
+ * `quoting` and `quoting-sites`; this pins the case `quoting-sites` found, where a `%` or `%X`
+ * just before an encoded secret takes its first characters into an escape of its own when the
+ * text is read through its escapes.
  */
 
 import { describe, expect, test } from 'vitest';
@@ -42,5 +43,13 @@ describe('Secrets.redact: an encoded secret after a stray escape start', () => {
 
   test('nothing changes where there is no secret', () => {
     expect(secretsOf('1A%AAAAAAA').redact('%1A%25AAAAAA! not it')).toBe('%1A%25AAAAAA! not it');
+  });
+});
+
+describe('Secrets.addHeaders: each value a header was given', () => {
+  test('a header given twice is sent joined ("a, b"): each value is a secret alone', () => {
+    const secrets = new Secrets();
+    secrets.addHeaders(new Headers([['x-api-key', 'FirstKey-0123456789'], ['x-api-key', 'SecondKey-0123456789'], ['authorization', 'Bearer tok-0123456789']]), ['x-api-key']);
+    expect(secrets.redact('saw FirstKey-0123456789; then SecondKey-0123456789, tok-0123456789')).toBe(`saw ${REDACTED}; then ${REDACTED}, ${REDACTED}`);
   });
 });

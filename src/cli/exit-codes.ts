@@ -31,5 +31,5 @@ export const EXIT_CODES: Readonly<Record<Exclude<AnswerErrorCode, 'negotiation_f
 
 /** The exit code of an `AnswerError` code with one of its own; `undefined` for those that exit {@link EXIT_FAILED}. */
 export function exitCodeOf(code: AnswerErrorCode): number | undefined {
-  return Object.prototype.hasOwnProperty.call(EXIT_CODES, code) ? EXIT_CODES[code as keyof typeof EXIT_CODES] : undefined;
+  return Object.hasOwn(EXIT_CODES, code) ? EXIT_CODES[code as keyof typeof EXIT_CODES] : undefined;
 }

@@ -7,10 +7,9 @@
  */
 
 import { checkSignal, followAborts, ownController } from '../drivers/abort-watch.js';
-import { checkUrl, invalid } from '../vocabulary/check-argument.js';
+import { checkType, checkUrl, invalid } from '../vocabulary/check-argument.js';
 import { answerError, nothingRead, stopped, type Failure } from '../vocabulary/failure.js';
-import type { JsonObject, JsonRpcMessage, JsonRpcRequestId, JsonRpcResponse, JsonValue } from '../vocabulary/json-rpc.js';
-import { objectOf } from './discover-outcome.js';
+import { objectOf, type JsonObject, type JsonRpcMessage, type JsonRpcRequestId, type JsonRpcResponse, type JsonValue } from '../vocabulary/json-rpc.js';
 import { endAbandonedSession, endSession, sessionAfterRefusal, sessionIssued } from './end-session.js';
 import { isProtocolVersion, type McpEra } from './era.js';
 import { checkExchangeOptions, type ExchangeOptions, type ExchangeSettings } from './exchange-options.js';
@@ -164,11 +163,11 @@ export class AnswerClient {
     const settings = checkExchangeOptions(options);
     const { versionNegotiation = 'auto', handshake = true, clientInfo = DEFAULT_CLIENT_INFO, capabilities = {}, onInputRequired, maxInputRounds = DEFAULT_INPUT_ROUNDS } = options;
     checkNegotiation(versionNegotiation);
-    if (typeof handshake !== 'boolean') throw invalid('handshake', 'a boolean', handshake);
+    checkType('handshake', handshake, 'boolean');
     const info = objectOf(clientInfo as unknown as JsonValue);
     if (typeof info?.['name'] !== 'string' || typeof info['version'] !== 'string') throw invalid('clientInfo', 'an object with a string name and version', clientInfo);
     if (objectOf(capabilities) === undefined) throw invalid('capabilities', 'an object', capabilities);
-    if (onInputRequired !== undefined && typeof onInputRequired !== 'function') throw invalid('onInputRequired', 'a function', onInputRequired);
+    if (onInputRequired !== undefined) checkType('onInputRequired', onInputRequired, 'function');
     if (!Number.isSafeInteger(maxInputRounds) || maxInputRounds < 0) throw invalid('maxInputRounds', 'a whole number', maxInputRounds, RangeError);
     const identity = { clientInfo, capabilities };
     const negotiation = await negotiate(url, settings, identity, versionNegotiation, handshake);
@@ -190,10 +189,10 @@ export class AnswerClient {
    *   `onMessage` or `onInputRequired` throws, as it is.
    */
   async request(method: string, params?: JsonObject, options: AnswerClientRequestOptions = {}): Promise<JsonRpcResponse> {
-    if (typeof method !== 'string') throw invalid('method', 'a string', method);
+    checkType('method', method, 'string');
     const signal = checkSignal('signal', options.signal);
     const { onMessage } = options;
-    if (onMessage !== undefined && typeof onMessage !== 'function') throw invalid('onMessage', 'a function', onMessage);
+    if (onMessage !== undefined) checkType('onMessage', onMessage, 'function');
     this.#checkOpen();
     if (method === STANDING_STREAM_METHOD) throw answerError(standingStreamRefused('AnswerClient'));
     // Stopped before it began: nothing is sent, and there is nothing to cancel on the server.
@@ -225,7 +224,7 @@ export class AnswerClient {
    * @throws {@link AnswerError} for a failed exchange.
    */
   async notify(method: string, params?: JsonObject, options: Pick<AnswerClientRequestOptions, 'signal'> = {}): Promise<void> {
-    if (typeof method !== 'string') throw invalid('method', 'a string', method);
+    checkType('method', method, 'string');
     const signal = checkSignal('signal', options.signal);
     this.#checkOpen();
     const message = requestMessage(undefined, method, params, this.era, this.protocolVersion, this.#identity);
@@ -302,8 +301,8 @@ export class AnswerClient {
       if (method === 'initialize') {
         // The session of an `initialize` the caller sent itself (with no handshake): held when the
         // answer came, so that `close()` ends it, the one it replaces ended; ended at once when the
-        // exchange failed or the client closed. (A server assigns sessions at initialization; an
-        // id on another response is not one the client took, as with the SDKs' transports.)
+        // exchange failed or the client closed. (The 2025 revision has a server assign a session
+        // on the response to initialize; an id on another response is not one the client took.)
         const [held, ended] = sessionIssued(this.#sessionId, outcome.headers?.get('mcp-session-id'), outcome.kind === 'answered' && !this.#closed);
         this.#sessionId = held;
         if (ended !== undefined) void endAbandonedSession(this.#url, this.#settings, ended, this.protocolVersion);

@@ -7,12 +7,12 @@
  * @module
  */
 
-import { checkSignal, ownController } from '../drivers/abort-watch.js';
+import { checkSignal, ownController, type OwnController } from '../drivers/abort-watch.js';
 import { checkUrl } from '../vocabulary/check-argument.js';
 import { answerError } from '../vocabulary/failure.js';
 import type { JsonRpcMessage } from '../vocabulary/json-rpc.js';
 import { endAbandonedSession, endSession, sessionAfterRefusal, sessionIssued } from './end-session.js';
-import { eraOf } from './era.js';
+import { declaredProtocolVersion, eraOf } from './era.js';
 import { checkExchangeOptions, type ExchangeOptions, type ExchangeSettings } from './exchange-options.js';
 import { planMessage, runExchange, type ExchangeOutcome, type PlannedMessage } from './exchange.js';
 import { STANDING_STREAM_METHOD, standingStreamRefused } from './standing-stream.js';
@@ -152,7 +152,7 @@ export class AnswerTransport {
   readonly #url: string | URL;
   readonly #settings: ExchangeSettings;
   /** The exchanges in flight, each with its own controller: `close()` aborts them all. */
-  readonly #inFlight = new Set<AbortController>();
+  readonly #inFlight = new Set<OwnController>();
   #closed = false;
 
   /** A transport for the MCP endpoint at `url`. Nothing is sent until the first `send`. */
@@ -181,8 +181,9 @@ export class AnswerTransport {
     checkSignal('requestSignal', requestSignal);
     checkSignal('signal', signal);
     const settings = this.#settings;
+    // The version a message declares decides its era (the MCP client settled it); else the one set.
     const planned = planMessage(message, settings, {
-      version: this.protocolVersion,
+      version: declaredProtocolVersion(message) ?? this.protocolVersion,
       sessionId: this.sessionId,
       headers: headers === undefined ? undefined : new Headers(headers),
     });

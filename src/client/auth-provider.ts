@@ -4,7 +4,7 @@
  * @module
  */
 
-import { invalid } from '../vocabulary/check-argument.js';
+import { checkType, invalid } from '../vocabulary/check-argument.js';
 
 /** What `onUnauthorized` is given: the same fields as the v2 SDK's `UnauthorizedContext`. */
 export interface UnauthorizedContext {
@@ -65,7 +65,7 @@ export function checkAuthProvider(authProvider: unknown): AuthProvider | undefin
     const hint = oauth ? ' (an OAuthClientProvider? adapt it to { token }: see the auth guide)' : '';
     throw new TypeError(`authProvider must have a token() method${hint}`);
   }
-  if (onUnauthorized !== undefined && typeof onUnauthorized !== 'function') throw invalid('authProvider.onUnauthorized', 'a function', onUnauthorized);
+  if (onUnauthorized !== undefined) checkType('authProvider.onUnauthorized', onUnauthorized, 'function');
   return authProvider as AuthProvider;
 }
 

@@ -7,7 +7,7 @@
  */
 
 import { describeValue } from '../vocabulary/describe-value.js';
-import { said, stopped, withCause, type Failure } from '../vocabulary/failure.js';
+import { describedText, said, stopped, withCause, type Failure } from '../vocabulary/failure.js';
 import type { Secrets } from '../vocabulary/secrets.js';
 import type { AuthProvider } from './auth-provider.js';
 import { refusal } from './refusal.js';
@@ -57,7 +57,7 @@ async function bearerToken(authProvider: AuthProvider, method: string, route: Au
     token = await untilAborted(called(() => authProvider.token()), route.signal);
   } catch (error) {
     if (route.signal.aborted) return stopped(route.signal.reason, route.detail, 'the exchange');
-    return notSent(method, said`authProvider.token() failed: ${describeValue(error)}`, route, error);
+    return notSent(method, said`authProvider.token() failed: ${describedText(error)}`, route, error);
   }
   if (token === undefined || token === '') return undefined;
   // Checked here so that a bad token is never quoted: a header that refuses it names it.
@@ -78,7 +78,7 @@ async function unauthorized(authProvider: AuthProvider, response: Response, rout
     return undefined;
   } catch (error) {
     if (signal.aborted) return stopped(signal.reason, route.detail, 'the exchange');
-    return refusal(response, route.detail, undefined, said`, and authProvider.onUnauthorized failed: ${describeValue(error)}`, error);
+    return refusal(response, route.detail, undefined, said`, and authProvider.onUnauthorized failed: ${describedText(error)}`, error);
   } finally {
     release(response); // the provider may have read it, or hold it still: a refused cancel is fine
   }

@@ -10,7 +10,7 @@
  * @module
  */
 
-import { followAborts, ownController } from '../drivers/abort-watch.js';
+import { abortReason, followAborts, isAborted, ownController, watchAbort } from '../drivers/abort-watch.js';
 import { invalid } from '../vocabulary/check-argument.js';
 
 /** The longest delay `setTimeout` takes; a longer one would fire at once. */
@@ -66,23 +66,22 @@ export function startDeadline(timeoutMs: number, ...callerSignals: readonly (Abo
 }
 
 /**
- * Waits `ms` milliseconds, or until `signal` aborts (then rejects with its reason). Removes its
- * listener either way.
+ * Waits `ms` milliseconds, or until `signal` aborts (then rejects with its reason), watching it
+ * as a read does. Leaves nothing on it either way.
  */
 export function wait(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
-    if (signal.aborted) {
-      reject(signal.reason);
+    if (isAborted(signal)) {
+      reject(abortReason(signal));
       return;
     }
-    const onAbort = (): void => {
+    const unwatch = watchAbort(signal, () => {
       clearTimeout(timer);
-      reject(signal.reason);
-    };
+      reject(abortReason(signal));
+    });
     const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
+      unwatch();
       resolve();
     }, Math.min(ms, MAX_TIMER_MS));
-    signal.addEventListener('abort', onAbort, { once: true });
   });
 }

@@ -9,7 +9,7 @@
  */
 
 import { bareServerText, nothingRead, said, type Failure, type MessagePart } from '../vocabulary/failure.js';
-import type { JsonObject, JsonRpcResponse, JsonValue } from '../vocabulary/json-rpc.js';
+import { objectOf, type JsonObject, type JsonRpcResponse, type JsonValue } from '../vocabulary/json-rpc.js';
 import { eraOf, MODERN_PROTOCOL_VERSION } from './era.js';
 import type { ExchangeOutcome } from './exchange.js';
 
@@ -93,24 +93,18 @@ function rpcErrorOutcome(error: JsonObject, how: readonly MessagePart[], refused
     return { kind: 'failed', failure: refused ?? noCommonVersion(supported, answer) };
   }
   const message = typeof error['message'] === 'string' ? said`: ${bareServerText(error['message'])}` : said``;
-  return {
-    kind: 'failed',
-    failure: refused ?? {
-      code: 'negotiation_failed',
-      message: said`server/discover was refused with ${name} (${code as number})${message}`,
-      detail: { ...nothingRead(0), answer },
-    },
-  };
+  return { kind: 'failed', failure: refused ?? negotiationFailed(said`server/discover was refused with ${name} (${code as number})${message}`, answer) };
 }
 
 /** The failure of a server that speaks no version this package speaks. */
 export function noCommonVersion(supported: readonly string[], answer: JsonRpcResponse | undefined): Failure {
   const offered = supported.length === 0 ? said`no version it names` : versionsText(supported);
-  return {
-    code: 'negotiation_failed',
-    message: said`the server supports ${offered}; this client speaks ${MODERN_VERSIONS.join(', ')} and 2025-11-25 or earlier`,
-    detail: { ...nothingRead(0), answer },
-  };
+  return negotiationFailed(said`the server supports ${offered}; this client speaks ${MODERN_VERSIONS.join(', ')} and 2025-11-25 or earlier`, answer);
+}
+
+/** A `negotiation_failed` failure: `message`, and the server's `answer` in its detail. */
+export function negotiationFailed(message: readonly MessagePart[], answer: JsonRpcResponse | undefined, maxBytes = 0): Failure {
+  return { code: 'negotiation_failed', message, detail: { ...nothingRead(maxBytes), answer } };
 }
 
 /** Versions a server listed, each its text (a list of dates, but the server's all the same). */
@@ -126,9 +120,4 @@ function codeText(code: JsonValue | undefined): string | MessagePart {
 
 function versionList(value: JsonValue | undefined): string[] | undefined {
   return Array.isArray(value) && value.every((item) => typeof item === 'string') ? (value as string[]) : undefined;
-}
-
-/** `value` as an object whose own fields can be read, or `undefined`. */
-export function objectOf(value: JsonValue | undefined): JsonObject | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? value : undefined;
 }

@@ -6,6 +6,8 @@
  * @module
  */
 
+import { isRecord, ownValue } from '../vocabulary/json-rpc.js';
+
 /** The first protocol version of the modern, stateless era. */
 export const MODERN_PROTOCOL_VERSION = '2026-07-28';
 
@@ -20,10 +22,11 @@ export type McpEra = 'legacy' | 'modern';
 
 /**
  * The protocol version a message declares in `params._meta` (a modern request always does), or
- * `undefined`. Read through own properties only: a message is the caller's plain data.
+ * `undefined` (for anything that is not a message object too). Read through own properties only:
+ * a message is the caller's plain data.
  */
-export function declaredProtocolVersion(message: object): string | undefined {
-  const params = ownValue(message, 'params');
+export function declaredProtocolVersion(message: unknown): string | undefined {
+  const params = isRecord(message) ? ownValue(message, 'params') : undefined;
   const meta = typeof params === 'object' && params !== null ? ownValue(params, '_meta') : undefined;
   const version = typeof meta === 'object' && meta !== null ? ownValue(meta, PROTOCOL_VERSION_META) : undefined;
   return typeof version === 'string' ? version : undefined;
@@ -41,8 +44,4 @@ export function eraOf(version: string | null | undefined): McpEra {
 /** Whether `value` is a protocol version in form: a date, `YYYY-MM-DD`. */
 export function isProtocolVersion(value: unknown): value is string {
   return typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value);
-}
-
-function ownValue(value: object, key: string): unknown {
-  return Object.prototype.hasOwnProperty.call(value, key) ? (value as Record<string, unknown>)[key] : undefined;
 }

@@ -7,7 +7,7 @@
 
 import { checkSignal } from '../drivers/abort-watch.js';
 import { checkMaxBytes } from '../reducers/budget.js';
-import { invalid, optionsObject } from '../vocabulary/check-argument.js';
+import { checkType, invalid, optionsObject } from '../vocabulary/check-argument.js';
 import { Secrets } from '../vocabulary/secrets.js';
 import { checkAuthProvider, checkNoAuthorization, type AuthProvider } from './auth-provider.js';
 import { checkTimeoutMs } from './deadline.js';
@@ -20,7 +20,8 @@ export interface ExchangeOptions {
   /**
    * Headers sent with every request: the POST, any GET that resumes it, the DELETE. `Accept`
    * and `Content-Type` are the exchange's; so are, in a 2026-07-28 request, `MCP-Protocol-Version`,
-   * `Mcp-Method` and `Mcp-Name` (derived from the message).
+   * `Mcp-Method` and `Mcp-Name` (derived from the message), and an `Mcp-Session-Id` is not sent
+   * there (that era has no sessions).
    */
   readonly headers?: HeadersInit | undefined;
   /**
@@ -93,10 +94,10 @@ export const globalFetch: FetchFunction = (input, init) => globalThis.fetch(inpu
  */
 export function checkExchangeOptions(options: unknown): ExchangeSettings {
   const { fetch, headers, timeoutMs, maxBytes, signal, redirect, authProvider, resume, secretHeaders } = optionsObject(options) as ExchangeOptions;
-  if (fetch !== undefined && typeof fetch !== 'function') throw invalid('fetch', 'a function', fetch);
+  if (fetch !== undefined) checkType('fetch', fetch, 'function');
   if (fetch === undefined && typeof globalThis.fetch !== 'function') throw new TypeError('there is no global fetch; pass options.fetch');
   checkSignal('signal', signal);
-  if (resume !== undefined && typeof resume !== 'boolean') throw invalid('resume', 'a boolean', resume);
+  if (resume !== undefined) checkType('resume', resume, 'boolean');
   const checkedAuth = checkAuthProvider(authProvider);
   const copied = new Headers(headers); // a TypeError for a header fetch would refuse
   checkNoAuthorization(copied, checkedAuth, 'options.headers');

@@ -10,12 +10,12 @@
 import { ACCEPT, readAnswerOutcome, type ReadOutcome } from '../drivers/read-answer.js';
 import type { AnswerFormat, AnswerProgress } from '../reducers/answer.js';
 import { checkRequestId, invalid } from '../vocabulary/check-argument.js';
-import { answerError, nothingRead, said, stopped, withCause, type Failure } from '../vocabulary/failure.js';
-import type { JsonRpcMessage, JsonRpcRequestId, JsonRpcResponse } from '../vocabulary/json-rpc.js';
+import { nothingRead, said, stopped, withCause, type Failure } from '../vocabulary/failure.js';
+import { isRecord, type JsonRpcMessage, type JsonRpcRequestId, type JsonRpcResponse } from '../vocabulary/json-rpc.js';
 import { checkNoAuthorization } from './auth-provider.js';
 import { sendAuthorized, type AuthorizedRoute } from './authorized-request.js';
 import { startDeadline } from './deadline.js';
-import { declaredProtocolVersion, eraOf, type McpEra } from './era.js';
+import { eraOf, type McpEra } from './era.js';
 import type { ExchangeSettings } from './exchange-options.js';
 import { mcpRequestHeaders } from './mcp-request-headers.js';
 import { refusal } from './refusal.js';
@@ -43,9 +43,12 @@ export interface PlannedMessage {
   readonly streamHeaders: Headers;
 }
 
-/** How a message is to be sent, besides the exchange's settings. */
+/**
+ * How a message is to be sent, besides the exchange's settings: decided by the sender, once —
+ * the message is not read for them again.
+ */
 export interface MessagePlan {
-  /** The protocol version of a message that declares none in its `_meta`. */
+  /** The protocol version it is sent in, which decides its era (none: 2025, with no version header). */
   readonly version?: string | undefined;
   /** A 2025 session to carry (ignored in 2026-07-28, which has none). */
   readonly sessionId?: string | undefined;
@@ -54,20 +57,20 @@ export interface MessagePlan {
 }
 
 /**
- * Decides how `message` is sent: its era (from the version it declares in `_meta`, else the
- * plan's), the session it carries, and its headers — the caller's, the message's own, and the
+ * Decides how `message` is sent: its era (from the plan's version, which its sender decided), the
+ * session it carries, and its headers — the caller's, the message's own, and the
  * era's: in 2026-07-28 the request metadata headers mirrored from the body and no session id;
  * in 2025 the session id and `MCP-Protocol-Version`.
  * @throws TypeError for a message that is not a JSON-RPC message object, a request id that
- *   breaks the one rule (RangeError for a non-finite number), or a 2026 message the metadata
- *   headers cannot be derived from.
+ *   breaks the one rule (RangeError for a number that is no integer), or a 2026 message the
+ *   metadata headers cannot be derived from.
  */
 export function planMessage(message: unknown, settings: ExchangeSettings, plan: MessagePlan = {}): PlannedMessage {
-  if (typeof message !== 'object' || message === null || Array.isArray(message)) throw invalid('message', 'a JSON-RPC message object', message);
+  if (!isRecord(message)) throw invalid('message', 'a JSON-RPC message object', message);
   const { method, id } = message as { method?: unknown; id?: unknown };
   const isCall = typeof method === 'string';
-  const requestId = isCall && Object.prototype.hasOwnProperty.call(message, 'id') ? checkRequestId('message.id', id) : undefined;
-  const version = declaredProtocolVersion(message) ?? plan.version;
+  const requestId = isCall && Object.hasOwn(message, 'id') ? checkRequestId('message.id', id) : undefined;
+  const { version } = plan;
   const era = eraOf(version);
   const sessionId = era === 'legacy' ? plan.sessionId : undefined;
 
@@ -140,12 +143,12 @@ export async function runExchange(url: string | URL, settings: ExchangeSettings,
   const { signal } = deadline;
   const route: AuthorizedRoute = { fetch: settings.fetch, url, signal, redirect: settings.redirect, detail: nothingRead(maxBytes), authProvider: settings.authProvider, secrets };
   // 2026-07-28 has no resumption: whatever ends a request's response early has lost the request.
-  const lost = (failure: Failure): Failure => (planned.era === 'modern' && planned.requestId !== undefined ? lostRequest(failure, settings) : failure);
+  const lost = (failure: Failure): Failure => (planned.era === 'modern' && planned.requestId !== undefined ? lostRequest(failure) : failure);
   try {
     if (signal.aborted) return { kind: 'failed', failure: stopped(signal.reason, route.detail, 'the exchange'), headers: undefined };
     const sent = await sendAuthorized(route, { method: 'POST', headers: planned.headers, body: planned.body });
     if (sent.kind === 'unanswered') return { kind: 'failed', failure: lost(sent.failure), headers: undefined };
-    if (sent.kind === 'failed') return { kind: 'failed', failure: sent.failure, headers: undefined };
+    if (sent.kind === 'failed') return { kind: 'failed', failure: sent.failure, headers: sent.headers };
     const { response } = sent;
     const { status, headers } = response;
     if (status < 200 || status > 299) return await refused(response, planned.requestId, route);
@@ -188,7 +191,7 @@ async function refused(response: Response, requestId: JsonRpcRequestId | undefin
   const contentType = headers.get('content-type');
   const read = await readAnswerOutcome(response, { requestId, maxBytes: route.detail.maxBytes, signal: route.signal, onMessage: undefined });
   if (read.kind === 'answer') {
-    const answer = Object.prototype.hasOwnProperty.call(read.answer, 'error') ? read.answer : undefined;
+    const answer = Object.hasOwn(read.answer, 'error') ? read.answer : undefined;
     const failure = refusal(response, { ...nothingRead(route.detail.maxBytes, contentType), bytesRead: read.progress.bytesRead }, answer);
     return { kind: 'refused', status, headers, answer, failure };
   }
@@ -202,14 +205,12 @@ async function refused(response: Response, requestId: JsonRpcRequestId | undefin
  * the server drops a request with its stream, and nothing resumes it. `stream_failed`, with
  * `detail.reissue` set, so a caller knows to send it again with a new id (changelog, SEP-2575).
  */
-function lostRequest(failure: Failure, settings: ExchangeSettings): Failure {
-  const cause = failure.code === 'stream_failed' ? failure.cause : answerError(failure, settings.secrets);
-  return withCause(
-    {
-      code: 'stream_failed',
-      message: said`${failure.message}; the server dropped the request with its stream: re-issue it with a new id`,
-      detail: { ...failure.detail, reissue: true },
-    },
-    cause,
-  );
+function lostRequest(failure: Failure): Failure {
+  const lost: Failure = {
+    code: 'stream_failed',
+    message: said`${failure.message}; the server dropped the request with its stream: re-issue it with a new id`,
+    detail: { ...failure.detail, reissue: true },
+  };
+  // A broken stream's cause is kept as it is; any other failure is restated, and is the cause.
+  return failure.code === 'stream_failed' ? withCause(lost, failure.cause) : { ...lost, restates: failure };
 }

@@ -7,8 +7,7 @@
  */
 
 import { describeValue } from '../vocabulary/describe-value.js';
-import type { JsonObject, JsonRpcMessage, JsonRpcRequestId, JsonRpcResponse } from '../vocabulary/json-rpc.js';
-import { objectOf } from './discover-outcome.js';
+import { objectOf, type JsonObject, type JsonRpcMessage, type JsonRpcRequestId, type JsonRpcResponse } from '../vocabulary/json-rpc.js';
 import type { McpEra } from './era.js';
 
 /** A request of the server's to the client: `elicitation/create`, `sampling/createMessage`, `roots/list`, …. */

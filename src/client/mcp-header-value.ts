@@ -5,7 +5,7 @@
  * @module
  */
 
-import { invalid } from '../vocabulary/check-argument.js';
+import { checkType, invalid } from '../vocabulary/check-argument.js';
 
 const PREFIX = '=?base64?';
 const SUFFIX = '?=';
@@ -54,7 +54,7 @@ export function plainValue(name: string, value: string): string {
 
 /** {@link encodeMcpHeaderValue}, naming the value in its error as `name`. */
 export function encodeValue(name: string, value: unknown): string {
-  if (typeof value !== 'string') throw invalid(name, 'a string', value);
+  checkType(name, value, 'string');
   if (PLAIN.test(value) && !looksEncoded(value)) return value;
   if (LONE_SURROGATE.test(value)) throw invalid(name, 'a string without lone surrogates (one has no UTF-8 form)', value);
   return `${PREFIX}${base64(new TextEncoder().encode(value))}${SUFFIX}`;
@@ -73,7 +73,7 @@ export function encodeValue(name: string, value: unknown): string {
  * @throws TypeError for a non-string.
  */
 export function decodeMcpHeaderValue(value: string): string | undefined {
-  if (typeof value !== 'string') throw invalid('value', 'a string', value);
+  checkType('value', value, 'string');
   if (!FIELD_VALUE.test(value)) return undefined;
   if (value.length < PREFIX.length + SUFFIX.length || !looksEncoded(value)) return value;
   const payload = value.slice(PREFIX.length, value.length - SUFFIX.length);

@@ -7,6 +7,7 @@
 
 import { invalid } from '../vocabulary/check-argument.js';
 import { describeValue } from '../vocabulary/describe-value.js';
+import { isRecord, ownValue } from '../vocabulary/json-rpc.js';
 
 /** The parameter types an `x-mcp-header` may annotate: primitives, and not `number`. */
 export type McpHeaderParamType = 'string' | 'integer' | 'boolean';
@@ -78,8 +79,8 @@ interface Node {
  * @throws TypeError when `tool` is not an object.
  */
 export function checkMcpHeaderParams(tool: object): McpHeaderParamsCheck {
-  if (typeof tool !== 'object' || tool === null || Array.isArray(tool)) throw invalid('tool', 'a tool definition object', tool);
-  const schema = own(tool, 'inputSchema');
+  if (!isRecord(tool)) throw invalid('tool', 'a tool definition object', tool);
+  const schema = ownValue(tool, 'inputSchema');
   if (!isRecord(schema)) return { valid: false, reasons: [`/inputSchema: must be a JSON Schema object, got ${describeValue(schema)}`] };
 
   const params: McpHeaderParam[] = [];
@@ -98,7 +99,7 @@ export function checkMcpHeaderParams(tool: object): McpHeaderParamsCheck {
     }
     const children: Node[] = [];
     for (const key of Object.keys(value)) {
-      const child = own(value, key);
+      const child = ownValue(value, key);
       const childAt = `${at}/${pointerToken(key)}`;
       if (key === 'x-mcp-header') {
         const param = checkAnnotation(child, childAt, value, chain, seen, reasons);
@@ -106,7 +107,7 @@ export function checkMcpHeaderParams(tool: object): McpHeaderParamsCheck {
       } else if (SCHEMA_MAP.test(key) && isRecord(child)) {
         for (const name of Object.keys(child)) {
           const reachable = key === 'properties' && chain !== undefined ? { key: name, up: chain } : undefined;
-          children.push({ value: own(child, name), at: `${childAt}/${pointerToken(name)}`, chain: reachable });
+          children.push({ value: ownValue(child, name), at: `${childAt}/${pointerToken(name)}`, chain: reachable });
         }
       } else if (!DATA.test(key)) {
         children.push({ value: child, at: childAt, chain: undefined });
@@ -140,9 +141,9 @@ function checkAnnotation(
   }
   if (chain === undefined) reasons.push(`${at}: not reachable through "properties" alone`);
   else if (chain === null) reasons.push(`${at}: on the schema root, not on a property`);
-  const type = paramType(own(schema, 'type'));
+  const type = paramType(ownValue(schema, 'type'));
   if (type === undefined) {
-    reasons.push(`${at}: the property's type must be "string", "integer" or "boolean", got ${describeValue(own(schema, 'type'))}`);
+    reasons.push(`${at}: the property's type must be "string", "integer" or "boolean", got ${describeValue(ownValue(schema, 'type'))}`);
   }
   if (reasons.length > before || typeof name !== 'string' || !chain || type === undefined) return undefined;
   const path: string[] = [];
@@ -157,16 +158,6 @@ function paramType(type: unknown): McpHeaderParamType | undefined {
   const types = type.filter((each) => each !== 'null');
   if (types.length !== 1 || type.length - types.length > 1) return undefined;
   return paramType(types[0]);
-}
-
-/** An own property's value; `undefined` when absent (never an inherited one). */
-export function own(value: object, key: string): unknown {
-  return Object.prototype.hasOwnProperty.call(value, key) ? (value as Record<string, unknown>)[key] : undefined;
-}
-
-/** A plain JSON object: not `null`, not an array. */
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** A key as one JSON Pointer reference token (RFC 6901: `~` as `~0`, `/` as `~1`). */

@@ -5,11 +5,12 @@
  * @module
  */
 
-import { invalid, optionsObject } from '../vocabulary/check-argument.js';
+import { checkType, invalid, optionsObject } from '../vocabulary/check-argument.js';
 import { describeValue } from '../vocabulary/describe-value.js';
 import { PROTOCOL_VERSION_META } from './era.js';
 import { encodeValue, plainValue } from './mcp-header-value.js';
-import { checkMcpHeaderParams, isRecord, own, type McpHeaderParam } from './mcp-param-headers.js';
+import { isRecord, ownValue } from '../vocabulary/json-rpc.js';
+import { checkMcpHeaderParams, type McpHeaderParam } from './mcp-param-headers.js';
 
 
 /** Options for {@link mcpRequestHeaders}. */
@@ -56,14 +57,14 @@ export interface McpRequestHeadersOptions {
 export function mcpRequestHeaders(message: object, options?: McpRequestHeadersOptions): Headers {
   if (!isRecord(message)) throw invalid('message', 'a JSON-RPC request or notification object', message);
   const checked = optionsObject(options);
-  const fallbackVersion = own(checked, 'protocolVersion');
-  if (fallbackVersion !== undefined && typeof fallbackVersion !== 'string') throw invalid('options.protocolVersion', 'a string', fallbackVersion);
-  const tool = own(checked, 'tool');
+  const fallbackVersion = ownValue(checked, 'protocolVersion');
+  if (fallbackVersion !== undefined) checkType('options.protocolVersion', fallbackVersion, 'string');
+  const tool = ownValue(checked, 'tool');
   if (tool !== undefined && !isRecord(tool)) throw invalid('options.tool', 'a tool definition object', tool);
 
-  const method = own(message, 'method');
+  const method = ownValue(message, 'method');
   if (typeof method !== 'string') throw invalid('message.method', 'a string (a client sends only requests and notifications)', method);
-  const params = own(message, 'params');
+  const params = ownValue(message, 'params');
   if (params !== undefined && !isRecord(params)) throw invalid('message.params', 'an object', params);
 
   const headers = new Headers();
@@ -71,7 +72,7 @@ export function mcpRequestHeaders(message: object, options?: McpRequestHeadersOp
   headers.set('Mcp-Method', plainValue('message.method', method));
   const nameField = nameFieldOf(method);
   if (nameField !== undefined) {
-    headers.set('Mcp-Name', encodeValue(`message.params.${nameField}`, params === undefined ? undefined : own(params, nameField)));
+    headers.set('Mcp-Name', encodeValue(`message.params.${nameField}`, params === undefined ? undefined : ownValue(params, nameField)));
   }
   if (tool !== undefined) {
     for (const [name, value] of paramHeaders(method, params, tool)) headers.set(name, value);
@@ -93,12 +94,12 @@ function nameFieldOf(method: string): 'name' | 'uri' | undefined {
  * own wins; the option serves messages without one, as every POST carries the header.
  */
 function protocolVersion(params: Record<string, unknown> | undefined, fallback: string | undefined): string {
-  const meta = params === undefined ? undefined : own(params, '_meta');
+  const meta = params === undefined ? undefined : ownValue(params, '_meta');
   if (meta !== undefined && !isRecord(meta)) throw invalid('message.params._meta', 'an object', meta);
-  const version = meta === undefined ? undefined : own(meta, PROTOCOL_VERSION_META);
+  const version = meta === undefined ? undefined : ownValue(meta, PROTOCOL_VERSION_META);
   const name = `message.params._meta["${PROTOCOL_VERSION_META}"]`;
   if (version !== undefined) {
-    if (typeof version !== 'string') throw invalid(name, 'a string', version);
+    checkType(name, version, 'string');
     return plainValue(name, version);
   }
   if (fallback === undefined) throw invalid('options.protocolVersion', `a string when the message has no ${name}`, fallback);
@@ -108,15 +109,15 @@ function protocolVersion(params: Record<string, unknown> | undefined, fallback: 
 /** The `Mcp-Param-{Name}` headers of a `tools/call` of `tool` (Streamable HTTP, "Client Behavior"). */
 function paramHeaders(method: string, params: Record<string, unknown> | undefined, tool: object): [string, string][] {
   if (method !== 'tools/call') throw invalid('options.tool', 'given only for tools/call', tool);
-  const called = params === undefined ? undefined : own(params, 'name'); // a string: Mcp-Name checked it
-  const toolName = own(tool, 'name');
+  const called = params === undefined ? undefined : ownValue(params, 'name'); // a string: Mcp-Name checked it
+  const toolName = ownValue(tool, 'name');
   if (toolName !== called) throw invalid('options.tool', `the definition of the called tool ${describeValue(called)}`, toolName);
   const check = checkMcpHeaderParams(tool);
   if (!check.valid) {
     const more = check.reasons.length > 1 ? ` and ${check.reasons.length - 1} more` : '';
     throw invalid('options.tool', `a tool with valid x-mcp-header annotations (${check.reasons[0]}${more})`, toolName);
   }
-  const args = params === undefined ? undefined : own(params, 'arguments');
+  const args = params === undefined ? undefined : ownValue(params, 'arguments');
   if (args === undefined) return [];
   if (!isRecord(args)) throw invalid('message.params.arguments', 'an object', args);
   const headers: [string, string][] = [];
@@ -134,7 +135,7 @@ function valueAt(args: Record<string, unknown>, path: readonly string[]): unknow
   let value: unknown = args;
   for (const key of path) {
     if (!isRecord(value)) return undefined;
-    value = own(value, key);
+    value = ownValue(value, key);
   }
   return value;
 }
@@ -151,7 +152,7 @@ function headerValue(param: McpHeaderParam, value: unknown): string {
       if (!Number.isSafeInteger(value)) throw invalid(name, 'an integer from -(2^53 - 1) to 2^53 - 1', value, RangeError);
       return String(value); // decimal: a safe integer never prints with an exponent, and -0 prints as 0
     case 'boolean':
-      if (typeof value !== 'boolean') throw invalid(name, 'a boolean', value);
+      checkType(name, value, 'boolean');
       return String(value);
   }
 }

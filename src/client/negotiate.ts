@@ -8,9 +8,9 @@
  */
 
 import type { AnswerFormat, AnswerProgress } from '../reducers/answer.js';
-import { bareServerText, nothingRead, said, serverText, written, type Failure } from '../vocabulary/failure.js';
-import type { JsonObject, JsonRpcResponse, JsonValue } from '../vocabulary/json-rpc.js';
-import { discoverOutcome, objectOf } from './discover-outcome.js';
+import { bareServerText, said, serverText, written, type Failure } from '../vocabulary/failure.js';
+import { objectOf, type JsonObject, type JsonRpcResponse, type JsonValue } from '../vocabulary/json-rpc.js';
+import { discoverOutcome, negotiationFailed } from './discover-outcome.js';
 import { endAbandonedSession } from './end-session.js';
 import { eraOf, isProtocolVersion, LEGACY_PROTOCOL_VERSION, MODERN_PROTOCOL_VERSION, type McpEra } from './era.js';
 import type { ExchangeSettings } from './exchange-options.js';
@@ -109,7 +109,7 @@ export async function negotiate(
   if (negotiation === 'legacy') return initialize(url, settings, identity, LEGACY_PROTOCOL_VERSION, false, { by: 'initialize', refusal: undefined });
 
   const probe = requestMessage(HANDSHAKE_ID, 'server/discover', undefined, 'modern', MODERN_PROTOCOL_VERSION, identity);
-  const outcome = await runExchange(url, settings, planMessage(probe, settings));
+  const outcome = await runExchange(url, settings, planMessage(probe, settings, { version: MODERN_PROTOCOL_VERSION }));
   const found = discoverOutcome(outcome);
   switch (found.kind) {
     case 'failed':
@@ -117,38 +117,35 @@ export async function negotiate(
     case 'legacy':
       return initialize(url, settings, identity, LEGACY_PROTOCOL_VERSION, false, { by: 'initialize', refusal: written(found.reason, settings.secrets) });
     case 'modern': {
-      const meta = objectOf(found.result['_meta']);
       const others = found.supported.filter((version) => version !== found.version);
-      return {
-        ok: true,
-        negotiated: {
-          era: 'modern',
-          protocolVersion: found.version,
-          sessionId: undefined,
-          supportedVersions: [found.version, ...others],
-          serverInfo: objectOf(meta?.['io.modelcontextprotocol/serverInfo']),
-          capabilities: objectOf(found.result['capabilities']),
-          instructions: stringOf(found.result['instructions']),
-          negotiatedBy: { by: 'discover' },
-          handshake: handshakeAnswer(outcome),
-        },
-      };
+      const serverInfo = objectOf(found.result['_meta'])?.['io.modelcontextprotocol/serverInfo'];
+      return settled('modern', found.version, { by: 'discover' }, { outcome, result: found.result, serverInfo, supported: [found.version, ...others] });
     }
   }
 }
 
-/** A settled era with no handshake. */
-function settled(era: McpEra, version: string | undefined, how: NegotiatedBy): Negotiation {
+/** What a handshake settled the era with: its exchange, and what its result said of the server. */
+interface Handshook {
+  readonly outcome: ExchangeOutcome;
+  readonly result: JsonObject;
+  readonly serverInfo: JsonValue | undefined;
+  readonly supported: readonly string[];
+  readonly sessionId?: string | undefined;
+}
+
+/** The era settled in `version`, by `how`: by a handshake, with what it said, or by none. */
+function settled(era: McpEra, version: string | undefined, how: NegotiatedBy, handshook?: Handshook): Negotiation {
+  const result = handshook?.result;
   const negotiated: Negotiated = {
     era,
     protocolVersion: version,
-    sessionId: undefined,
-    supportedVersions: version === undefined ? [] : [version],
-    serverInfo: undefined,
-    capabilities: undefined,
-    instructions: undefined,
+    sessionId: handshook?.sessionId,
+    supportedVersions: handshook?.supported ?? (version === undefined ? [] : [version]),
+    serverInfo: objectOf(handshook?.serverInfo),
+    capabilities: objectOf(result?.['capabilities']),
+    instructions: stringOf(result?.['instructions']),
     negotiatedBy: how,
-    handshake: undefined,
+    handshake: handshook && handshakeAnswer(handshook.outcome),
   };
   return { ok: true, negotiated };
 }
@@ -177,35 +174,22 @@ async function initialize(url: string | URL, settings: ExchangeSettings, identit
   // Only a 2025 version (a date before 2026-07-28) is accepted: it goes back in a header, which no other text could be.
   if (!isProtocolVersion(answered) || eraOf(answered) !== 'legacy') {
     const message = said`the server did not accept initialize: it answered protocol version ${serverText(answered)}, which is no 2025-era version`;
-    return failed({ code: 'negotiation_failed', message, detail: { ...nothingRead(settings.maxBytes), answer: outcome.answer } }, undefined);
+    return failed(negotiationFailed(message, outcome.answer, settings.maxBytes), undefined);
   }
   if (exact && answered !== version) {
-    return failed({ code: 'negotiation_failed', message: said`the server answered initialize with protocol version ${bareServerText(answered)}, not the pinned ${version}`, detail: { ...nothingRead(0), answer: outcome.answer } }, answered);
+    return failed(negotiationFailed(said`the server answered initialize with protocol version ${bareServerText(answered)}, not the pinned ${version}`, outcome.answer), answered);
   }
   const initialized = planMessage({ jsonrpc: '2.0', method: 'notifications/initialized' }, settings, { version: answered, sessionId });
   const notified = await runExchange(url, settings, initialized);
   if (notified.kind === 'refused' || notified.kind === 'failed') return failed(notified.failure, answered);
-  return {
-    ok: true,
-    negotiated: {
-      era: 'legacy',
-      protocolVersion: answered,
-      sessionId,
-      supportedVersions: [answered],
-      serverInfo: objectOf(result['serverInfo']),
-      capabilities: objectOf(result['capabilities']),
-      instructions: stringOf(result['instructions']),
-      negotiatedBy: how,
-      handshake: handshakeAnswer(outcome),
-    },
-  };
+  return settled('legacy', answered, how, { outcome, result, serverInfo: result['serverInfo'], supported: [answered], sessionId });
 }
 
 /** `initialize` answered without accepting it: no result, no 2025 protocol version in it. */
 function notAccepted(answer: JsonRpcResponse | undefined, settings: ExchangeSettings): Failure {
   // The whole answer is the server's text, quoted short: a 1 MiB answer stays a line.
   const what = answer === undefined ? said`no answer` : said`${serverText(JSON.stringify(answer))}`;
-  return { code: 'negotiation_failed', message: said`the server did not accept initialize: ${what}`, detail: { ...nothingRead(settings.maxBytes), answer } };
+  return negotiationFailed(said`the server did not accept initialize: ${what}`, answer, settings.maxBytes);
 }
 
 /** How the handshake was answered: the outcome but its kind and the answer (the rest of Negotiated says what the answer held). */

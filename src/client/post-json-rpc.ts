@@ -6,23 +6,20 @@
  * @module
  */
 
-import { checkUrl, invalid } from '../vocabulary/check-argument.js';
+import { checkType, checkUrl } from '../vocabulary/check-argument.js';
 import { answerError } from '../vocabulary/failure.js';
 import type { JsonRpcMessage, JsonRpcResponse } from '../vocabulary/json-rpc.js';
 import { checkExchangeOptions, type ExchangeOptions } from './exchange-options.js';
+import { declaredProtocolVersion } from './era.js';
 import { planMessage, runExchange } from './exchange.js';
 
 export type { FetchFunction, RedirectPolicy } from './send-request.js';
 
-/** Options for {@link postJsonRpc}: an exchange's options, and where passed-over messages go. */
+/**
+ * Options for {@link postJsonRpc}: an exchange's options, and where passed-over messages go. Its
+ * `headers` carry what a 2025 client says there: `Mcp-Session-Id`, `MCP-Protocol-Version`.
+ */
 export interface PostJsonRpcOptions extends ExchangeOptions {
-  /**
-   * Headers sent with the POST and with any GET that resumes it: `Mcp-Session-Id`,
-   * `MCP-Protocol-Version`, `Authorization`, `Mcp-Param-*`, …. `Accept` and `Content-Type` are
-   * set by the exchange; so are, in a 2026-07-28 exchange, `MCP-Protocol-Version`, `Mcp-Method`
-   * and `Mcp-Name` (derived from the message), and `Mcp-Session-Id` is not sent there.
-   */
-  readonly headers?: HeadersInit | undefined;
   /** Called with every message passed over, in order, as `readAnswer`'s `onMessage` is. */
   readonly onMessage?: ((message: JsonRpcMessage) => void) | undefined;
 }
@@ -61,16 +58,18 @@ export interface PostJsonRpcResult {
  *   response stream, which is that era's cancellation of the request.
  *
  * @throws {@link AnswerError} for a failed exchange, with no secret it sent in its message or
- *   detail; `TypeError`/`RangeError` for bad arguments (a request id must be a string or a finite
- *   number). Whatever `onMessage` throws is rethrown as it is.
+ *   detail; `TypeError`/`RangeError` for bad arguments (a request id must be a string or an
+ *   integer). Whatever `onMessage` throws is rethrown as it is.
  */
 export async function postJsonRpc(url: string | URL, message: object, options: PostJsonRpcOptions = {}): Promise<PostJsonRpcResult> {
   checkUrl(url);
   const settings = checkExchangeOptions(options);
   const { onMessage } = options;
-  if (onMessage !== undefined && typeof onMessage !== 'function') throw invalid('onMessage', 'a function', onMessage);
-  // The caller says the version and the session the way a 2025 client does, in its headers.
-  const planned = planMessage(message, settings, { version: settings.headers.get('mcp-protocol-version') ?? undefined });
+  if (onMessage !== undefined) checkType('onMessage', onMessage, 'function');
+  // The message's own version decides its era; else the caller says the version the way a 2025
+  // client does, in its headers (and the session too).
+  const version = declaredProtocolVersion(message) ?? settings.headers.get('mcp-protocol-version') ?? undefined;
+  const planned = planMessage(message, settings, { version });
   const outcome = await runExchange(url, settings, planned, { onMessage });
   switch (outcome.kind) {
     case 'answered':

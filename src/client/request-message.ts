@@ -7,7 +7,7 @@
  */
 
 import { invalid } from '../vocabulary/check-argument.js';
-import type { JsonObject, JsonRpcRequestId, JsonValue } from '../vocabulary/json-rpc.js';
+import { isRecord, objectOf, type JsonObject, type JsonRpcRequestId, type JsonValue } from '../vocabulary/json-rpc.js';
 import { PROTOCOL_VERSION_META, type McpEra } from './era.js';
 
 /**
@@ -50,7 +50,7 @@ export function requestMessage(id: JsonRpcRequestId | undefined, method: string,
     if (typeof params !== 'object' || params === null) throw invalid('params', 'an object or an array', params);
     return { ...base, params: params as JsonObject };
   }
-  if (params !== undefined && (typeof params !== 'object' || params === null || Array.isArray(params))) {
+  if (params !== undefined && !isRecord(params)) {
     throw invalid('params', 'an object in the 2026-07-28 era, which carries _meta there', params);
   }
   const given = (params ?? {}) as JsonObject;
@@ -62,7 +62,7 @@ export function requestMessage(id: JsonRpcRequestId | undefined, method: string,
       _meta: {
         'io.modelcontextprotocol/clientInfo': { ...identity.clientInfo },
         'io.modelcontextprotocol/clientCapabilities': identity.capabilities,
-        ...(typeof meta === 'object' && meta !== null && !Array.isArray(meta) ? meta : {}),
+        ...objectOf(meta),
         [PROTOCOL_VERSION_META]: version,
       },
     },

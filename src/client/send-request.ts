@@ -7,9 +7,9 @@
  * @module
  */
 
-import { describeValue } from '../vocabulary/describe-value.js';
+import { abortReason, isAborted, watchAbort } from '../drivers/abort-watch.js';
 import type { AnswerDetail } from '../vocabulary/errors.js';
-import { said, serverText, stopped, withCause, type Failure } from '../vocabulary/failure.js';
+import { describedText, said, serverText, stopped, withCause, type Failure, type MessagePart } from '../vocabulary/failure.js';
 import { invalid } from '../vocabulary/check-argument.js';
 
 /** The `fetch` an exchange uses: the global one, or any function with its shape. */
@@ -51,7 +51,8 @@ export interface RequestRoute {
 export type Sent =
   | { readonly kind: 'response'; readonly response: Response }
   | { readonly kind: 'unanswered'; readonly failure: Failure }
-  | { readonly kind: 'failed'; readonly failure: Failure };
+  /** `headers`: a refused redirect's (it may carry a session id, which is to be ended). */
+  | { readonly kind: 'failed'; readonly failure: Failure; readonly headers?: Headers | undefined };
 
 /**
  * Sends `request` to `route.url` and comes back with the response that is not a followed
@@ -93,7 +94,7 @@ export async function sendRequest(route: RequestRoute, request: OutgoingRequest)
       next !== undefined &&
       next.origin === origin &&
       redirects < MAX_REDIRECTS;
-    if (!followed) return { kind: 'failed', failure: redirectRefused(request.method, response, location, route, redirects) };
+    if (!followed) return { kind: 'failed', failure: redirectRefused(request.method, response, location, route, redirects), headers: response.headers };
     target = next;
   }
 }
@@ -149,27 +150,32 @@ function redirectRefused(method: OutgoingRequest['method'], response: Response, 
 /**
  * `pending`, or the signal's reason as soon as it aborts: a `fetch` (or an `authProvider`) that
  * ignores the signal cannot hold the exchange past its deadline. A value that comes after the
- * abort is given to `late` (a response is released there).
+ * abort is given to `late` (a response is released there). The signal is watched as a read
+ * watches it, so nothing listening to it can hide the abort.
  */
 export function untilAborted<T>(pending: Promise<T>, signal: AbortSignal, late: (value: T) => void = () => undefined): Promise<T> {
   return new Promise((resolvePromise, reject) => {
+    let told = false;
     const onAbort = (): void => {
-      reject(signal.reason);
+      told = true;
+      reject(abortReason(signal));
       pending.then(late, () => undefined);
     };
-    if (signal.aborted) {
+    if (isAborted(signal)) {
       onAbort();
       return;
     }
-    signal.addEventListener('abort', onAbort, { once: true });
+    const unwatch = watchAbort(signal, onAbort);
     pending.then(
       (value) => {
-        signal.removeEventListener('abort', onAbort);
-        // Aborted first: the abort's own `then` hands the value to `late`.
-        if (!signal.aborted) resolvePromise(value);
+        unwatch();
+        // Aborted first: the abort's own `then` hands the value to `late` (told at once here, if
+        // the signal's watch had yet to be: a caller's signal in workerd is told a turn late).
+        if (!isAborted(signal)) resolvePromise(value);
+        else if (!told) onAbort();
       },
       (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
+        unwatch();
         reject(error);
       },
     );
@@ -182,7 +188,7 @@ export function release(response: Response): void {
 }
 
 /** A failed request for a message: fetch's own error, and its cause (ECONNREFUSED, …), which says what happened. */
-function describeFailure(value: unknown): string {
+function describeFailure(value: unknown): readonly MessagePart[] {
   const cause: unknown = value instanceof Error ? value.cause : undefined;
-  return cause instanceof Error ? `${describeValue(value)} (${describeValue(cause)})` : describeValue(value);
+  return cause instanceof Error ? said`${describedText(value)} (${describedText(cause)})` : said`${describedText(value)}`;
 }

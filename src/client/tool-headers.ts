@@ -10,10 +10,10 @@
  */
 
 import { bareServerText, nothingRead, said, serverText, type Failure } from '../vocabulary/failure.js';
-import type { JsonObject, JsonValue } from '../vocabulary/json-rpc.js';
-import { objectOf } from './discover-outcome.js';
+import { objectOf, type JsonObject, type JsonValue } from '../vocabulary/json-rpc.js';
 import { mcpRequestHeaders } from './mcp-request-headers.js';
 import { checkMcpHeaderParams } from './mcp-param-headers.js';
+import { untilAborted } from './send-request.js';
 import { Secrets } from '../vocabulary/secrets.js';
 
 /** Pages of `tools/list` read before giving up: a cursor that never ends stops here. */
@@ -92,8 +92,11 @@ export class ToolHeaders {
       const tool = this.#tools.get(name);
       if (tool !== undefined || this.#cursor === null || this.#pages >= MAX_TOOL_PAGES) return { tool };
       if (this.#reading !== undefined) {
-        // Another call is reading the next page: wait for it, then look again. Its failure is its own.
-        await this.#reading.catch(() => undefined);
+        // Another call is reading the next page: wait for it, then look again. Its failure is its
+        // own. An abort of this call's signal ends the wait, and the call goes on without headers
+        // to end as an aborted exchange does, before anything is sent.
+        await (signal === undefined ? this.#reading : untilAborted(this.#reading, signal)).catch(() => undefined);
+        if (signal?.aborted === true) return { tool: undefined };
         continue;
       }
       const reading = this.#fetchPage(this.#cursor, signal);

@@ -11,8 +11,10 @@
  *   its follower is only a listener: behind such a listener it never aborts. So there a caller's
  *   signal is also watched by `scheduler.wait` on it (see {@link waitNatively}), which workerd
  *   ends before it dispatches the event at all.
- * - A signal this package made ({@link ownController}: an exchange's deadline) has no other
- *   owner, so it is listened to directly; a follower costs 8-20 µs to make (Node 20-26).
+ * - A signal this package made ({@link ownController}: an exchange's deadline) gets no listener
+ *   and no follower (one costs 8-20 µs to make, Node 20-26): its own `abort` tells its watchers.
+ *   The event could not be trusted with it, for the signal is handed on — to a `fetch`, to a
+ *   handler — whose listeners could stop it as well as a caller's.
  * - Every read that watches one signal shares one listener, added with the first watcher and
  *   removed with the last: one client-wide signal given to many concurrent reads is followed
  *   once, never once a read, and a watch leaves nothing behind when it ends.
@@ -28,8 +30,8 @@ import { invalid } from '../vocabulary/check-argument.js';
 /** The watch on one signal: the watchers waiting for its abort, and the one listener that tells them. */
 interface Watch {
   readonly watchers: Set<() => void>;
-  /** What the listener is on: the signal itself, or its follower. */
-  readonly target: AbortSignal;
+  /** What the listener is on: a caller's signal's follower (the signal, with no `AbortSignal.any`); none for a signal of our own. */
+  readonly target: AbortSignal | undefined;
   readonly listener: () => void;
 }
 
@@ -39,14 +41,33 @@ const watches = new WeakMap<AbortSignal, Watch>();
 /** The follower of each caller's signal ever watched: made once, kept as long as the signal lives. */
 const followers = new WeakMap<AbortSignal, AbortSignal>();
 
-/** The signals of this package's own controllers, which nobody else can abort or listen to. */
+/** The signals of this package's own controllers, which nothing but their `abort` aborts. */
 const ownSignals = new WeakSet<AbortSignal>();
 
-/** A controller whose signal is this package's alone: watched directly, with no follower. */
-export function ownController(): AbortController {
+/** A controller of this package's own: only its `abort` aborts its signal, and tells the signal's watchers. */
+export interface OwnController {
+  readonly signal: AbortSignal;
+  /** Aborts the signal (`reason` as `AbortController.abort` takes it), then tells its watchers, whatever its listeners did. */
+  abort(reason?: unknown): void;
+}
+
+/** A controller whose signal is this package's: its watchers are told by its `abort`, not by the event. */
+export function ownController(): OwnController {
   const controller = new AbortController();
-  ownSignals.add(controller.signal);
-  return controller;
+  const { signal } = controller;
+  ownSignals.add(signal);
+  return {
+    signal,
+    abort(reason) {
+      try {
+        controller.abort(reason);
+      } finally {
+        // Told even when a listener's error comes out of abort() (workerd rethrows it there).
+        const watch = watches.get(signal);
+        if (watch !== undefined) notify(signal, watch);
+      }
+    },
+  };
 }
 
 /** The platform's `AbortSignal` getters, looked up on first use (not at import). */
@@ -102,14 +123,15 @@ export function watchAbort(signal: AbortSignal, onAbort: () => void): () => void
   return () => {
     if (!watch.watchers.delete(onAbort) || watch.watchers.size > 0 || watches.get(signal) !== watch) return;
     watches.delete(signal);
-    EventTarget.prototype.removeEventListener.call(watch.target, 'abort', watch.listener);
+    if (watch.target !== undefined) EventTarget.prototype.removeEventListener.call(watch.target, 'abort', watch.listener);
   };
 }
 
-/** The first watcher of `signal` since it was last watched: its one listener, on the signal or its follower. */
+/** The first watcher of `signal` since it was last watched: its one listener (on its follower), unless the signal is our own. */
 function startWatch(signal: AbortSignal): Watch {
-  const watch: Watch = { watchers: new Set(), target: followerOf(signal), listener: () => notify(signal, watch) };
+  const watch: Watch = { watchers: new Set(), target: ownSignals.has(signal) ? undefined : followerOf(signal), listener: () => notify(signal, watch) };
   watches.set(signal, watch);
+  if (watch.target === undefined) return watch;
   EventTarget.prototype.addEventListener.call(watch.target, 'abort', watch.listener, { once: true });
   if (watch.target !== signal) waitNatively(signal, watch);
   return watch;
@@ -152,11 +174,10 @@ function waitNatively(signal: AbortSignal, watch: Watch): void {
 let anyOf: ((signals: AbortSignal[]) => AbortSignal) | null | undefined;
 
 /**
- * What to listen on for `signal`'s abort: the signal itself when it is this package's own (or the
- * platform has no `AbortSignal.any`), else its follower, which only this package listens to.
+ * What to listen on for a caller's `signal`'s abort: its follower, which only this package
+ * listens to (the signal itself where the platform has no `AbortSignal.any`).
  */
 function followerOf(signal: AbortSignal): AbortSignal {
-  if (ownSignals.has(signal)) return signal;
   let follower = followers.get(signal);
   if (follower === undefined) {
     anyOf ??= typeof AbortSignal.any === 'function' ? AbortSignal.any.bind(AbortSignal) : null;
@@ -190,7 +211,7 @@ function notify(signal: AbortSignal, watch: Watch): void {
  * already has. The returned function removes every watch; call it when the work ends. So an
  * exchange follows its caller's signals with the one shared listener each, as a read does.
  */
-export function followAborts(controller: AbortController, signals: readonly (AbortSignal | undefined)[]): () => void {
+export function followAborts(controller: OwnController, signals: readonly (AbortSignal | undefined)[]): () => void {
   const stops: (() => void)[] = [];
   const stopAll = (): void => {
     for (const stop of stops.splice(0)) stop();

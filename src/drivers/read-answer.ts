@@ -26,9 +26,8 @@ import {
 import { invalid } from '../vocabulary/check-argument.js';
 import { ANY_BODY, discard, STREAM_BODY, type BodyShape, type ByteSource, type Chunks } from './chunk-source.js';
 import { mimeEssence } from '../vocabulary/content-type.js';
-import { describeValue } from '../vocabulary/describe-value.js';
 import type { AnswerDetail, MalformedReason } from '../vocabulary/errors.js';
-import { answerError, said, serverText, stopped, withCause, type Failure } from '../vocabulary/failure.js';
+import { answerError, describedText, said, serverText, stopped, withCause, type Failure } from '../vocabulary/failure.js';
 import type { JsonRpcMessage, JsonRpcResponse } from '../vocabulary/json-rpc.js';
 import { checkReadAnswerOptions, type CheckedOptions, type ReadAnswerOptions } from './read-options.js';
 
@@ -206,7 +205,7 @@ async function readFormat<R>(
         // A body fetched with the same signal errors with the abort reason before our watcher
         // runs: that is an abort, not a failed stream.
         if (signal !== undefined && isAborted(signal)) return settle.failed(stoppedBy(signal), format);
-        return settle.failed(withCause({ code: 'stream_failed', message: said`the response body failed while being read: ${describeValue(error)}`, detail: detailOf() }, error), format);
+        return settle.failed(withCause({ code: 'stream_failed', message: said`the response body failed while being read: ${describedText(error)}`, detail: detailOf() }, error), format);
       }
       // Checked after every read: a chunk already queued, or the body's end, does not outrun an abort.
       if (signal !== undefined && isAborted(signal)) return settle.failed(stoppedBy(signal), format);

@@ -6,15 +6,16 @@
 
 import { checkSignal } from './abort-watch.js';
 import { checkMaxBytes } from '../reducers/budget.js';
-import { checkRequestId, invalid, optionsObject } from '../vocabulary/check-argument.js';
+import { checkRequestId, checkType, optionsObject } from '../vocabulary/check-argument.js';
 import type { JsonRpcMessage, JsonRpcRequestId } from '../vocabulary/json-rpc.js';
 
 /** Options for {@link readAnswer} and {@link readAnswerBody}. */
 export interface ReadAnswerOptions {
   /**
-   * The id of the request this is the answer to. When given, a response with another id is
-   * passed over (ids compare strictly: `1` is not `"1"`), except an error response with
-   * `id: null`, which answers. When omitted, the first response answers.
+   * The id of the request this is the answer to: a string or an integer, as MCP's request ids
+   * are. When given, a response with another id is passed over (ids compare strictly: `1` is not
+   * `"1"`), except an error response with `id: null`, which answers. When omitted, the first
+   * response answers.
    */
   readonly requestId?: JsonRpcRequestId | undefined;
   /**
@@ -57,6 +58,6 @@ export function checkReadAnswerOptions(options: unknown): CheckedOptions {
   const { requestId, maxBytes, signal, onMessage } = optionsObject(options) as Record<keyof ReadAnswerOptions, unknown>;
   if (requestId !== undefined) checkRequestId('requestId', requestId);
   const checkedSignal = checkSignal('signal', signal);
-  if (onMessage !== undefined && typeof onMessage !== 'function') throw invalid('onMessage', 'a function', onMessage);
+  if (onMessage !== undefined) checkType('onMessage', onMessage, 'function');
   return { requestId: requestId as CheckedOptions['requestId'], maxBytes: checkMaxBytes(maxBytes), signal: checkedSignal, onMessage: onMessage as CheckedOptions['onMessage'] };
 }

@@ -6,7 +6,7 @@
 
 import { abortReason, checkSignal, isAborted } from './abort-watch.js';
 import { ANY_BODY } from './chunk-source.js';
-import { invalid, optionsObject } from '../vocabulary/check-argument.js';
+import { checkType, invalid, optionsObject } from '../vocabulary/check-argument.js';
 import { scan, scanEnd, scanStart, type SseEvent } from '../reducers/scanner.js';
 
 /** Options for {@link scanEvents}. */
@@ -40,9 +40,7 @@ export function scanEvents(
   if (!ANY_BODY.accepts(source)) throw invalid('source', ANY_BODY.what, source);
   const { signal, dispatchIncomplete } = optionsObject(options) as ScanEventsOptions;
   checkSignal('signal', signal);
-  if (dispatchIncomplete !== undefined && typeof dispatchIncomplete !== 'boolean') {
-    throw invalid('dispatchIncomplete', 'a boolean', dispatchIncomplete);
-  }
+  if (dispatchIncomplete !== undefined) checkType('dispatchIncomplete', dispatchIncomplete, 'boolean');
   const chunks = ANY_BODY.open(source, signal);
   return releasingUnstarted(events(chunks, signal, dispatchIncomplete === true), chunks);
 }

@@ -11,7 +11,7 @@
 
 import { abortReason, checkSignal, isAborted, watchAbort } from './abort-watch.js';
 import { checkChunk } from './chunk-source.js';
-import { invalid, optionsObject } from '../vocabulary/check-argument.js';
+import { checkType, optionsObject } from '../vocabulary/check-argument.js';
 import { scan, scanEnd, scanStart, type ScanState, type SseEvent } from '../reducers/scanner.js';
 
 /** Options for {@link SseEventStream}. */
@@ -48,9 +48,7 @@ export class SseEventStream implements TransformStream<Uint8Array, SseEvent> {
   /** @throws TypeError for an option of the wrong type. */
   constructor(options?: SseEventStreamOptions) {
     const { dispatchIncomplete, signal } = optionsObject(options) as SseEventStreamOptions;
-    if (dispatchIncomplete !== undefined && typeof dispatchIncomplete !== 'boolean') {
-      throw invalid('dispatchIncomplete', 'a boolean', dispatchIncomplete);
-    }
+    if (dispatchIncomplete !== undefined) checkType('dispatchIncomplete', dispatchIncomplete, 'boolean');
     checkSignal('signal', signal);
     // The watch ends with the stream, whichever way it ends: its end, a bad chunk, a cancel.
     let unwatch = (): void => {};

@@ -19,6 +19,18 @@ export function invalid(
   return new kind(`${name} must be ${expected}, got ${describeValue(value)}`);
 }
 
+/** The types {@link checkType} checks, by their `typeof`. */
+interface TypeOf {
+  string: string;
+  boolean: boolean;
+  function: (...args: never[]) => unknown;
+}
+
+/** The one rule for an argument of a plain type: `typeof value` is `type` (a `TypeError` otherwise). */
+export function checkType<K extends keyof TypeOf>(name: string, value: unknown, type: K): asserts value is TypeOf[K] {
+  if (typeof value !== type) throw invalid(name, `a ${type}`, value);
+}
+
 /** The one rule for an endpoint: a `URL`, or a string that parses as an absolute URL. */
 export function checkUrl(url: unknown): asserts url is string | URL {
   if (!(url instanceof URL || (typeof url === 'string' && URL.canParse(url)))) throw invalid('url', 'a URL', url);
@@ -33,11 +45,11 @@ export function optionsObject(options: unknown): object {
 
 /**
  * The one rule for a JSON-RPC request id the package is given (an option, or a message's `id`):
- * a string or a finite number — a `TypeError` for another type, a `RangeError` for `NaN` or an
- * infinity, which JSON cannot carry.
+ * a string or an integer, as MCP requires of a request's id — a `TypeError` for another type, a
+ * `RangeError` for a number with a fraction, `NaN` or an infinity.
  */
 export function checkRequestId(name: string, id: unknown): string | number {
   if (typeof id !== 'string' && typeof id !== 'number') throw invalid(name, 'a string or a number', id);
-  if (typeof id === 'number' && !Number.isFinite(id)) throw invalid(name, 'a finite number', id, RangeError);
+  if (typeof id === 'number' && !Number.isInteger(id)) throw invalid(name, 'an integer', id, RangeError);
   return id;
 }

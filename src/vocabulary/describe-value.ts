@@ -11,23 +11,28 @@ export const PREFIX = 64;
 
 /** `value` for an error message, at most about {@link PREFIX} characters of it. Never throws. */
 export function describeValue(value: unknown): string {
+  const text = valueText(value);
+  return typeof value === 'string' ? quoteText(text) : prefixText(text);
+}
+
+/**
+ * What {@link describeValue} shows of `value`, before it is cut and escaped: a string itself, an
+ * Error's name and message, another object's tag. Never throws.
+ */
+export function valueText(value: unknown): string {
   try {
-    return describe(value);
+    if (typeof value === 'string') return value;
+    if (value instanceof Error) {
+      const name = String(value.name);
+      const message = String(value.message);
+      return message === '' ? name : `${name}: ${message}`;
+    }
+    if (typeof value === 'function') return 'a function';
+    // number, bigint, boolean, symbol, null, undefined; an object by its tag
+    return typeof value === 'object' && value !== null ? Object.prototype.toString.call(value) : String(value);
   } catch {
     return 'a value that cannot be described'; // a hostile getter or tag: the message still forms
   }
-}
-
-function describe(value: unknown): string {
-  if (typeof value === 'string') return quoteText(value);
-  if (value instanceof Error) {
-    const name = prefixText(String(value.name));
-    const message = prefixText(String(value.message));
-    return message === '' ? name : `${name}: ${message}`;
-  }
-  if (typeof value === 'function') return 'a function';
-  if (typeof value === 'object' && value !== null) return prefixText(Object.prototype.toString.call(value));
-  return prefixText(String(value)); // number, bigint, boolean, symbol, null, undefined
 }
 
 /**

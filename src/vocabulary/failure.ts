@@ -9,12 +9,16 @@
  * @module
  */
 
-import { describeValue, detailText, prefixText, quoteText } from './describe-value.js';
+import { detailText, prefixText, quoteText, valueText } from './describe-value.js';
 import { AnswerError, type AnswerDetail, type AnswerErrorCode, type MalformedReason } from './errors.js';
 import { mapStrings } from './json-tree.js';
 import type { Secrets } from './secrets.js';
 
-/** Text the server sent, inside a failure's message. */
+/**
+ * Text the package did not write, inside a failure's message: what the server sent, or what the
+ * caller's code threw ({@link describedText}). Written out bounded and escaped, its secrets
+ * redacted first.
+ */
 export interface ServerText {
   /** The text, as received. */
   readonly serverText: string;
@@ -33,6 +37,16 @@ export function serverText(text: string): ServerText {
 /** Server text for a message, shown bare (escaped and bounded, unquoted): a reason phrase, a code. */
 export function bareServerText(text: string): ServerText {
   return { serverText: text, quoted: false };
+}
+
+/**
+ * A value the caller's code gave or threw — an abort reason, a `fetch`'s error — described
+ * ({@link valueText}) for a message: a string quoted, anything else bare. Its secrets are redacted
+ * before it is cut, as the server's text is: a `fetch` that quotes the `Authorization` it was
+ * given does not bring half a token back.
+ */
+export function describedText(value: unknown): ServerText {
+  return { serverText: valueText(value), quoted: typeof value === 'string' };
 }
 
 /** A message from a template: `said\`the server answered ${serverText(text)}\``. */
@@ -56,6 +70,8 @@ export interface Failure {
   /** The underlying error, when there is one (`hasCause` tells an `undefined` cause from none). */
   readonly cause?: unknown;
   readonly hasCause?: boolean | undefined;
+  /** The failure this one restates, which becomes its cause when both become errors, at the edge. */
+  readonly restates?: Failure | undefined;
 }
 
 /** The detail of a failure before any body was read. */
@@ -74,11 +90,12 @@ export function withCause(failure: Omit<Failure, 'cause' | 'hasCause'>, cause: u
  * and escaped ({@link heldDetail}).
  */
 export function answerError(failure: Failure, secrets?: Secrets): AnswerError {
+  const { restates, cause } = failure;
   const text = written(failure.message, secrets);
   const detail = heldDetail(secrets === undefined ? failure.detail : secrets.redactValue(failure.detail));
   return new AnswerError(failure.code, text, detail, {
     reason: failure.reason,
-    ...(failure.hasCause === true ? { cause: secrets === undefined ? failure.cause : secrets.redactCause(failure.cause) } : {}),
+    ...(restates ? { cause: answerError(restates, secrets) } : failure.hasCause ? { cause: secrets ? secrets.redactCause(cause) : cause } : {}),
   });
 }
 
@@ -94,9 +111,13 @@ function heldDetail(detail: AnswerDetail): AnswerDetail {
   return answer === undefined ? held : { ...held, answer };
 }
 
-/** A message written out: the package's words as they are, the server's text quoted, its secrets redacted first. */
+/**
+ * A message written out: the server's text quoted, its secrets redacted first; the package's
+ * words redacted too, for they may describe what the caller's code threw (a `fetch`, an
+ * `onUnauthorized`), and that may hold a token.
+ */
 export function written(parts: readonly MessagePart[], secrets?: Secrets): string {
-  return parts.map((part) => (typeof part === 'string' ? part : quoted(part, secrets))).join('');
+  return parts.map((part) => (typeof part === 'string' ? (secrets?.redact(part) ?? part) : quoted(part, secrets))).join('');
 }
 
 function quoted(part: ServerText, secrets: Secrets | undefined): string {
@@ -113,7 +134,7 @@ function quoted(part: ServerText, secrets: Secrets | undefined): string {
 export function stopped(reason: unknown, detail: AnswerDetail, doing: string): Failure {
   const timedOut = isTimeout(reason);
   // The reason is the caller's own (or the package's), described, not server text.
-  const message = timedOut ? said`${doing} timed out` : said`${doing} was aborted: ${describeValue(reason)}`;
+  const message = timedOut ? said`${doing} timed out` : said`${doing} was aborted: ${describedText(reason)}`;
   return withCause({ code: timedOut ? 'timeout' : 'aborted', message, detail }, reason);
 }
 

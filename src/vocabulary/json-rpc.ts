@@ -46,14 +46,29 @@ export type JsonRpcMessage = JsonRpcRequest | JsonRpcResponse;
 /** What a parsed JSON value is to the selector. */
 export type MessageKind = 'request' | 'response' | 'not_a_message';
 
-const hasOwn = (value: object, key: string): boolean => Object.prototype.hasOwnProperty.call(value, key);
+const { hasOwn } = Object;
+
+/** Whether `value` is an object whose own fields can be read: not `null`, not an array. */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** `value` as an object whose own fields can be read, or `undefined`. */
+export function objectOf(value: JsonValue | undefined): JsonObject | undefined {
+  return isRecord(value) ? (value as JsonObject) : undefined;
+}
+
+/** An own property's value; `undefined` when absent (never an inherited one). */
+export function ownValue(value: object, key: string): unknown {
+  return hasOwn(value, key) ? (value as Record<string, unknown>)[key] : undefined;
+}
 
 /**
  * Classifies one JSON value (not a batch). Anything carrying `method` is a request or
  * notification even if it also carries `result` — a client must never take it for its answer.
  */
 export function messageKind(value: unknown): MessageKind {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'not_a_message';
+  if (!isRecord(value)) return 'not_a_message';
   if (hasOwn(value, 'method')) return 'request';
   if (hasOwn(value, 'result') || hasOwn(value, 'error')) return 'response';
   return 'not_a_message';

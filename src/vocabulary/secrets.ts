@@ -93,12 +93,13 @@ export class Secrets {
   }
 
   /**
-   * Adds a header value as sent: the whole value, each of its parts between spaces and `;` — the
-   * credentials after a scheme (`Bearer …`, `Basic …`), each `name=value` of a `Cookie` — and
-   * what follows a part's first `=` (a cookie's value).
+   * Adds a header value as sent: the whole value, each of its parts between spaces, `;` and `,` —
+   * the credentials after a scheme (`Bearer …`, `Basic …`), each `name=value` of a `Cookie`, each
+   * value of a header given more than once (`Headers` joins them with `, `) — and what follows a
+   * part's first `=` (a cookie's value).
    */
   addHeaderValue(value: string): void {
-    const parts = value.split(/[ ;]+/);
+    const parts = value.split(/[ ;,]+/);
     // A set: a value of one part (a bare token) is that part, and one with no `=` its own value.
     for (const part of new Set([value, ...parts, ...parts.map((one) => one.slice(one.indexOf('=') + 1))])) this.add(part);
   }

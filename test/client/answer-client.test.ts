@@ -143,6 +143,14 @@ describe('requests', () => {
     expect([call!.headers.get('mcp-session-id'), call!.headers.get('mcp-protocol-version')]).toEqual([SESSION, LEGACY]);
   });
 
+  test("2025: the client's era and version, whatever the caller's _meta declares (the message is not read for them again)", async () => {
+    const { client, sent, handshakes } = await connected('legacy');
+    for (const declared of [MODERN, 'garbage']) await client.request('tools/list', { _meta: { 'io.modelcontextprotocol/protocolVersion': declared } });
+    for (const call of after(sent, handshakes)) {
+      expect([call.headers.get('mcp-session-id'), call.headers.get('mcp-protocol-version'), call.headers.has('mcp-method')]).toEqual([SESSION, LEGACY, false]);
+    }
+  });
+
   test('a JSON-RPC error response is the answer, as it came', async () => {
     const error = { code: -32602, message: 'Unknown tool' };
     const { client } = await connected('modern', (sent) => json({ jsonrpc: '2.0', id: sent.body?.['id'], error }));

@@ -11,7 +11,7 @@
  */
 
 import { describe, expect, test } from 'vitest';
-import { discoverOutcome, MODERN_ERROR_CODES, MODERN_VERSIONS, noCommonVersion, objectOf, refusalSaysLegacy, type DiscoverOutcome } from '../../src/client/discover-outcome.js';
+import { discoverOutcome, MODERN_ERROR_CODES, MODERN_VERSIONS, noCommonVersion, refusalSaysLegacy, type DiscoverOutcome } from '../../src/client/discover-outcome.js';
 import type { ExchangeOutcome } from '../../src/client/exchange.js';
 import { nothingRead, said, written, type Failure } from '../../src/vocabulary/failure.js';
 import type { JsonRpcResponse } from '../../src/vocabulary/json-rpc.js';
@@ -211,9 +211,4 @@ describe('helpers', () => {
     expect(found.kind === 'legacy' && written(found.reason)).toBe('it supports only 2025-11-25, x\\u001b[2J');
   });
 
-  test('objectOf: a plain object, else undefined', () => {
-    const value = { a: 1 };
-    expect(objectOf(value)).toBe(value);
-    expect([objectOf(null), objectOf([1]), objectOf('x'), objectOf(undefined), objectOf(3)]).toEqual([undefined, undefined, undefined, undefined, undefined]);
-  });
 });

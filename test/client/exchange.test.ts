@@ -1,6 +1,6 @@
 /**
  * exchange.ts: one exchange as a value. `planMessage` decides everything before anything is
- * sent — the request id (one rule), the method, the era (the `_meta` version, else the plan's),
+ * sent — the request id (one rule), the method, the era (the plan's version: the sender decides it),
  * the session (2025 only) and the headers of the POST and of a resumption GET. `runExchange`
  * comes to one outcome: `answered`, `accepted`, `refused` (with the server's JSON-RPC error) or
  * `failed` — and in 2026-07-28 a request whose response broke, ended early or never came is lost
@@ -12,7 +12,7 @@ import { describe, expect, test } from 'vitest';
 import type { ExchangeOptions } from '../../src/client/exchange-options.js';
 import { planMessage, runExchange, type ExchangeOutcome, type MessagePlan } from '../../src/client/exchange.js';
 import { AnswerError } from '../../src/vocabulary/errors.js';
-import { written, type Failure } from '../../src/vocabulary/failure.js';
+import { answerError, written, type Failure } from '../../src/vocabulary/failure.js';
 import type { JsonRpcMessage } from '../../src/vocabulary/json-rpc.js';
 import { sseEvent } from '../helpers/bodies.js';
 import { empty, headersObject, json, never, respond, scriptedFetch, settingsOf, sse, trail, type Script } from '../helpers/client-fetch.js';
@@ -58,12 +58,14 @@ describe('planMessage', () => {
     expect(plan({ jsonrpc: '2.0', id: 3, result: {} })).toMatchObject({ requestId: undefined, method: undefined });
   });
 
-  test("the request id's one rule: a string or a finite number", () => {
+  test("the request id's one rule: a string or an integer", () => {
     expect(plan({ jsonrpc: '2.0', id: 'abc', method: 'm' }).requestId).toBe('abc');
     expect(() => plan({ jsonrpc: '2.0', id: null, method: 'm' })).toThrow(new TypeError('message.id must be a string or a number, got null'));
     expect(() => plan({ jsonrpc: '2.0', id: true, method: 'm' })).toThrow(TypeError);
     expect(() => plan({ jsonrpc: '2.0', id: NaN, method: 'm' })).toThrow(RangeError);
     expect(() => plan({ jsonrpc: '2.0', id: Infinity, method: 'm' })).toThrow(RangeError);
+    expect(() => plan({ jsonrpc: '2.0', id: 1.5, method: 'm' })).toThrow(new RangeError('message.id must be an integer, got 1.5'));
+    expect(plan({ jsonrpc: '2.0', id: -0, method: 'm' }).requestId).toBe(-0);
   });
 
   test('2025: the session and the version on the POST and on the GET; Accept and Content-Type on the POST only', () => {
@@ -84,8 +86,8 @@ describe('planMessage', () => {
     expect([planned.headers.get('mcp-session-id'), planned.headers.get('mcp-protocol-version')]).toEqual(['own', '2025-06-18']);
   });
 
-  test('2026-07-28 from the _meta: the metadata headers mirrored from the body, and no session at all', () => {
-    const planned = plan(MODERN_REQUEST, { headers: { 'mcp-session-id': 'callers', 'mcp-method': 'wrong' } }, { version: LEGACY, sessionId: 's1' });
+  test("2026-07-28 from the plan's version: the metadata headers mirrored from the body, and no session at all", () => {
+    const planned = plan(MODERN_REQUEST, { headers: { 'mcp-session-id': 'callers', 'mcp-method': 'wrong' } }, { version: MODERN, sessionId: 's1' });
     expect(planned).toMatchObject({ era: 'modern', version: MODERN, sessionId: undefined });
     expect(headersObject(planned.headers)).toEqual({
       accept: 'application/json, text/event-stream',
@@ -94,6 +96,12 @@ describe('planMessage', () => {
       'mcp-name': 'echo',
       'mcp-protocol-version': MODERN,
     });
+  });
+
+  test("the plan's version decides, whatever the message declares: it is not read again", () => {
+    const planned = plan(MODERN_REQUEST, {}, { version: LEGACY, sessionId: 's1' });
+    expect(planned).toMatchObject({ era: 'legacy', version: LEGACY, sessionId: 's1' });
+    expect([planned.headers.get('mcp-protocol-version'), planned.headers.get('mcp-session-id'), planned.headers.has('mcp-method')]).toEqual([LEGACY, 's1', false]);
   });
 
   test("2026-07-28 from the plan's version, for a message that declares none", () => {
@@ -108,7 +116,7 @@ describe('planMessage', () => {
   });
 
   test("the plan's headers go over the caller's; an Authorization there beside an authProvider is a TypeError", () => {
-    const planned = plan(MODERN_REQUEST, { headers: { 'mcp-param-region': 'old', 'x-b': 'b' } }, { headers: new Headers({ 'Mcp-Param-Region': 'new' }) });
+    const planned = plan(MODERN_REQUEST, { headers: { 'mcp-param-region': 'old', 'x-b': 'b' } }, { version: MODERN, headers: new Headers({ 'Mcp-Param-Region': 'new' }) });
     expect([planned.headers.get('mcp-param-region'), planned.headers.get('x-b')]).toEqual(['new', 'b']);
     expect(() => plan(REQUEST, { authProvider: { token: async () => 't' } }, { headers: new Headers({ authorization: 'Bearer x' }) })).toThrow(
       new TypeError("the message's headers has an Authorization header and authProvider is set: pass one or the other"),
@@ -122,7 +130,7 @@ describe('planMessage', () => {
   });
 
   test('a 2026-07-28 message the headers cannot be derived from is a TypeError', () => {
-    expect(() => plan({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { _meta: META } })).toThrow(new TypeError('message.params.name must be a string, got undefined'));
+    expect(() => plan({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { _meta: META } }, {}, { version: MODERN })).toThrow(new TypeError('message.params.name must be a string, got undefined'));
   });
 });
 
@@ -251,24 +259,27 @@ describe('runExchange: failed', () => {
 
   test('2026-07-28: a request whose POST got no response is lost: stream_failed, reissue, the cause kept', async () => {
     const error = new TypeError('fetch failed');
-    const failure = failureOf((await exchange(MODERN_REQUEST, () => Promise.reject(error))).outcome);
+    const failure = failureOf((await exchange(MODERN_REQUEST, () => Promise.reject(error), {}, { version: MODERN })).outcome);
     expect([failure.code, failure.cause, failure.detail.reissue]).toEqual(['stream_failed', error, true]);
     expect(written(failure.message)).toBe(
       'the POST request failed: TypeError: fetch failed; the server dropped the request with its stream: re-issue it with a new id',
     );
   });
 
-  test('2026-07-28: an event stream that ends without the answer is lost, the read failure as an AnswerError cause; nothing resumed', async () => {
-    const { outcome, sent } = await exchange(MODERN_REQUEST, () => sse([sseEvent(NOTE, ['id: 9', 'retry: 1'])]));
+  test('2026-07-28: an event stream that ends without the answer is lost, restating the read failure (its cause at the edge); nothing resumed', async () => {
+    const { outcome, sent } = await exchange(MODERN_REQUEST, () => sse([sseEvent(NOTE, ['id: 9', 'retry: 1'])]), {}, { version: MODERN });
     const failure = failureOf(outcome);
     expect([failure.code, failure.detail.reissue, failure.detail.lastEventId]).toEqual(['stream_failed', true, '9']);
-    expect(failure.cause).toBeInstanceOf(AnswerError);
-    expect([(failure.cause as AnswerError).code, (failure.cause as AnswerError).reason]).toEqual(['malformed_answer', 'no_response']);
+    // A value until the edge: no error is made inside the exchange.
+    expect([failure.hasCause, failure.restates?.code, failure.restates?.reason]).toEqual([undefined, 'malformed_answer', 'no_response']);
+    const error = answerError(failure);
+    expect(error.cause).toBeInstanceOf(AnswerError);
+    expect([(error.cause as AnswerError).code, (error.cause as AnswerError).reason]).toEqual(['malformed_answer', 'no_response']);
     expect(trail(sent)).toEqual(['POST tools/call']);
   });
 
   test('2026-07-28: a JSON body without the answer is malformed, not lost', async () => {
-    const failure = failureOf((await exchange(MODERN_REQUEST, () => json(NOTE))).outcome);
+    const failure = failureOf((await exchange(MODERN_REQUEST, () => json(NOTE), {}, { version: MODERN })).outcome);
     expect([failure.code, failure.reason, failure.detail.reissue]).toEqual(['malformed_answer', 'no_response', undefined]);
   });
 

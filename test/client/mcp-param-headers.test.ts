@@ -1,13 +1,12 @@
 /**
- * mcp-param-headers.ts: `checkMcpHeaderParams` and its two small exports. Every constraint of
+ * mcp-param-headers.ts: `checkMcpHeaderParams`. Every constraint of
  * `x-mcp-header`, broken one at a time, and the revision's example tools are pinned by
  * mcp-request-headers.test.ts; this file pins what a valid check returns for a tool with several
- * parameters (their order, paths and types), that only own properties are read, and `own` /
- * `isRecord` as values.
+ * parameters (their order, paths and types), and that only own properties are read.
  */
 
 import { describe, expect, test } from 'vitest';
-import { checkMcpHeaderParams, isRecord, own } from '../../src/client/mcp-param-headers.js';
+import { checkMcpHeaderParams } from '../../src/client/mcp-param-headers.js';
 
 describe('checkMcpHeaderParams: a valid tool', () => {
   test('several parameters, nested or not: each with its header, its properties path and its type, in schema order', () => {
@@ -60,17 +59,5 @@ describe('only own properties are read', () => {
     const properties = Object.create({ ghost: { type: 'string', 'x-mcp-header': 'Ghost2' } }) as Record<string, unknown>;
     properties['p'] = property;
     expect(checkMcpHeaderParams({ inputSchema: { type: 'object', properties } })).toEqual({ valid: true, params: [] });
-  });
-});
-
-describe('own and isRecord', () => {
-  test('own: an own value, never an inherited one', () => {
-    const value = Object.assign(Object.create({ inherited: 1 }) as Record<string, unknown>, { mine: 2 });
-    expect([own(value, 'mine'), own(value, 'inherited'), own(value, 'toString'), own({ __proto__: null, a: 3 }, 'a')]).toEqual([2, undefined, undefined, 3]);
-  });
-
-  test('isRecord: a non-null object that is not an array', () => {
-    expect([{}, Object.create(null), new Date()].map(isRecord)).toEqual([true, true, true]);
-    expect([null, [], 'x', 1, undefined, () => {}].map(isRecord)).toEqual([false, false, false, false, false, false]);
   });
 });

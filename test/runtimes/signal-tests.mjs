@@ -259,7 +259,121 @@ const APIS = [
       return { waiting: () => body.log.pulls >= 2, run, released: () => body.log.cancelled };
     },
   },
+  {
+    name: "AnswerTransport.send (signal, the AI SDK's name)",
+    start: (pkg, signal) => {
+      const body = endlessBody();
+      const transport = new pkg.AnswerTransport(URL_, { fetch: async () => new Response(body.stream, sse()) });
+      return { waiting: () => body.log.pulls >= 2, run: transport.send(REQUEST, { signal }), released: () => body.log.cancelled };
+    },
+  },
+  {
+    name: 'AnswerClient.connect (a handshake held by the server)',
+    start: (pkg, signal) => {
+      const held = heldFetch();
+      return { waiting: () => held.calls.length === 1, run: pkg.AnswerClient.connect(URL_, { fetch: held.fetch, signal }), released: () => held.calls[0].signal.aborted };
+    },
+  },
+  {
+    name: 'AnswerClient.request (2025, a session, an open answer stream)',
+    start: (pkg, signal) => {
+      const body = endlessBody();
+      const methods = [];
+      const fetch = async (_input, init) => {
+        const { method, id } = JSON.parse(init.body);
+        methods.push(method);
+        if (method === 'server/discover') return new Response('{"jsonrpc":"2.0","id":null,"error":{"code":-32000,"message":"Bad Request"}}', { status: 400, headers: { 'content-type': 'application/json' } });
+        if (method === 'initialize') return jsonAnswer(id, { protocolVersion: '2025-11-25', capabilities: {} }, { 'mcp-session-id': 'session-1' });
+        if (method === 'tools/list') return new Response(body.stream, sse());
+        return new Response(null, { status: 202 });
+      };
+      const run = pkg.AnswerClient.connect(URL_, { fetch }).then((client) => client.request('tools/list', {}, { signal }));
+      return { waiting: () => body.log.pulls >= 2, run, released: () => body.log.cancelled };
+    },
+  },
+  {
+    name: 'AnswerClient.notify (a POST held by the server)',
+    start: (pkg, signal) => {
+      const held = heldFetch();
+      const fetch = (input, init) => (JSON.parse(init.body).method === 'server/discover' ? Promise.resolve(discovered(init)) : held.fetch(input, init));
+      const run = pkg.AnswerClient.connect(URL_, { fetch }).then((client) => client.notify('notifications/progress', { progressToken: 1, progress: 1 }, { signal }));
+      return { waiting: () => held.calls.length === 1, run, released: () => held.calls[0].signal.aborted };
+    },
+  },
+  {
+    name: "AnswerClient.close (a session's DELETE held by the server)",
+    start: (pkg, signal) => {
+      const held = heldFetch();
+      const fetch = (input, init) => {
+        if (init.method === 'DELETE') return held.fetch(input, init);
+        const { method, id } = JSON.parse(init.body);
+        if (method === 'server/discover') return Promise.resolve(new Response('{"jsonrpc":"2.0","id":null,"error":{"code":-32000,"message":"Bad Request"}}', { status: 400, headers: { 'content-type': 'application/json' } }));
+        if (method === 'initialize') return Promise.resolve(jsonAnswer(id, { protocolVersion: '2025-11-25', capabilities: {} }, { 'mcp-session-id': 'session-1' }));
+        return Promise.resolve(new Response(null, { status: 202 }));
+      };
+      const run = pkg.AnswerClient.connect(URL_, { fetch }).then((client) => client.close({ signal }));
+      return { waiting: () => held.calls.length === 1, run, released: () => held.calls[0].method === 'DELETE' && held.calls[0].signal.aborted };
+    },
+  },
+  {
+    name: "AnswerClient.request (2026-07-28, waiting for another request's tools/list page)",
+    start: (pkg, signal) => {
+      const held = heldFetch();
+      const fetch = (input, init) => (JSON.parse(init.body).method === 'server/discover' ? Promise.resolve(discovered(init)) : held.fetch(input, init));
+      const first = new AbortController();
+      // "Released": the other request's page was still being read when this one ended.
+      let pageWasOpen = false;
+      const run = pkg.AnswerClient.connect(URL_, { fetch }).then(async (client) => {
+        void client.request('tools/call', { name: 'first', arguments: {} }, { signal: first.signal }).catch(noop);
+        try {
+          return await client.request('tools/call', { name: 'second', arguments: {} }, { signal });
+        } catch (error) {
+          pageWasOpen = held.calls.length === 1 && !held.calls[0].signal.aborted;
+          throw error;
+        } finally {
+          first.abort();
+        }
+      });
+      return { waiting: () => held.calls.length === 1, run, released: () => pageWasOpen };
+    },
+  },
+  {
+    // The deadline's signal, handed to the caller's fetch: a listener the fetch puts on it cannot
+    // keep the abort from the exchange.
+    name: "postJsonRpc (a fetch whose listener on its signal stops the event)",
+    start: (pkg, signal) => {
+      const body = endlessBody();
+      const fetch = async (_input, init) => {
+        init.signal.addEventListener('abort', (event) => event.stopImmediatePropagation());
+        return new Response(body.stream, sse());
+      };
+      return { waiting: () => body.log.pulls >= 2, run: pkg.postJsonRpc(URL_, REQUEST, { fetch, signal }), released: () => body.log.cancelled };
+    },
+  },
+  {
+    name: "postJsonRpc (a fetch whose listener on its signal throws)",
+    start: (pkg, signal) => {
+      const held = heldFetch();
+      const fetch = (input, init) => {
+        init.signal.addEventListener('abort', () => {
+          throw new Error(LISTENER_FAILURE);
+        });
+        return held.fetch(input, init);
+      };
+      return { waiting: () => held.calls.length === 1, run: pkg.postJsonRpc(URL_, REQUEST, { fetch, signal }), released: () => held.calls[0].signal.aborted };
+    },
+  },
 ];
+
+/** A JSON answer to the request `id` with `result`. */
+function jsonAnswer(id, result, headers = {}) {
+  return new Response(JSON.stringify({ jsonrpc: '2.0', id, result }), { headers: { 'content-type': 'application/json', ...headers } });
+}
+
+/** A server/discover answered by a 2026-07-28 server. */
+function discovered(init) {
+  return jsonAnswer(JSON.parse(init.body).id, { supportedVersions: ['2026-07-28'], capabilities: {} });
+}
 
 /**
  * The other read that settles while a read of the same signal waits on an open stream: it aborts

@@ -12,7 +12,7 @@
  */
 import fc from 'fast-check';
 import { getEventListeners } from 'node:events';
-import { ACCEPT, DEFAULT_MAX_BYTES, isAnswerError, postJsonRpc, type AnswerErrorCode, type JsonRpcMessage, type PostJsonRpcOptions } from '../../../src/index.js';
+import { ACCEPT, DEFAULT_MAX_BYTES, isAnswerError, postJsonRpc, type AnswerErrorCode, type FetchFunction, type JsonRpcMessage, type PostJsonRpcOptions } from '../../../src/index.js';
 import { countTimers } from '../counted-timers.js';
 import { fakeServer, realClearTimeout, realSetTimeout, type BodySpec, type Call, type EventPlan, type JunkKind, type MessageKind, type Reply } from '../fake-server.js';
 import { reasonOf, type ReasonKind } from '../faulty-body.js';
@@ -59,6 +59,12 @@ export interface ExchangeInput {
    * AI SDK, frameworks and `AbortSignal.any` chains add theirs). Absent in older stored inputs.
    */
   readonly foreignListeners?: readonly ForeignListener[] | undefined;
+  /**
+   * Listeners the caller's `fetch` puts on the signal each request hands it (the exchange's own
+   * deadline), in order: one that stops the event's propagation, one that throws. Absent in
+   * older stored inputs.
+   */
+  readonly fetchListeners?: readonly ('stops' | 'throws')[] | undefined;
   readonly onMessage: OnMessagePlan;
   /** Other exchanges on the same caller signal, started alongside (a client-wide signal). */
   readonly alongside: number;
@@ -275,6 +281,10 @@ function anyExchangeArb(url: string): fc.Arbitrary<ExchangeInput> {
         { weight: 1, arbitrary: fc.constant<readonly ForeignListener[]>([]) },
         { weight: 2, arbitrary: fc.array(fc.constantFrom<ForeignListener>('listener', 'onabort', 'throws', 'stops', 'any'), { minLength: 1, maxLength: 3 }) },
       ),
+      fetchListeners: fc.oneof(
+        { weight: 3, arbitrary: fc.constant<readonly ('stops' | 'throws')[]>([]) },
+        { weight: 1, arbitrary: fc.array(fc.constantFrom<'stops' | 'throws'>('stops', 'throws'), { minLength: 1, maxLength: 2 }) },
+      ),
       onMessage: fc.oneof(
         { weight: 3, arbitrary: fc.constantFrom<OnMessagePlan>({ kind: 'none' }, { kind: 'record' }) },
         { weight: 1, arbitrary: fc.record({ kind: fc.constant('throw' as const), at: fc.nat({ max: 2 }) }, { noNullPrototype: true }) },
@@ -455,7 +465,8 @@ async function checkOnce(input: ExchangeInput): Promise<string> {
   const mark = markProcess();
 
   // A throwing listener's error is reported on the turn after the abort: expected until the case ends.
-  const endExpecting = input.foreignListeners?.includes('throws') === true ? expectListenerFailures() : undefined;
+  const throwing = input.foreignListeners?.includes('throws') === true || input.fetchListeners?.includes('throws') === true;
+  const endExpecting = throwing ? expectListenerFailures() : undefined;
   const uncaughtBefore = unexpectedUncaught.length;
   try {
     return await checkCase(input, mark);
@@ -501,8 +512,24 @@ async function checkCase(input: ExchangeInput, mark: ReturnType<typeof markProce
     }
   };
   const headers = headersOf(input);
+  // The caller's fetch may listen to the signal it is handed, and stop the event there or throw:
+  // once a signal (the requests of one exchange share it), as a fetch that let go of them would.
+  const fetchListeners = input.fetchListeners ?? [];
+  const listenedTo = new WeakSet<AbortSignal>();
+  const fetch: FetchFunction = (url, init) => {
+    const { signal } = init;
+    if (signal === null || signal === undefined || listenedTo.has(signal)) return server.fetch(url, init);
+    listenedTo.add(signal);
+    for (const kind of fetchListeners) {
+      signal.addEventListener('abort', (event) => {
+        if (kind === 'stops') event.stopImmediatePropagation();
+        else throw new Error(LISTENER_FAILURE);
+      });
+    }
+    return server.fetch(url, init);
+  };
   const options: PostJsonRpcOptions = {
-    fetch: server.fetch,
+    fetch,
     headers,
     timeoutMs: input.timeoutMs,
     maxBytes: input.maxBytes,
@@ -592,8 +619,9 @@ async function checkCase(input: ExchangeInput, mark: ReturnType<typeof markProce
   }
   calls.forEach((call, i) => {
     if (call.signal === undefined) return;
-    const left = getEventListeners(call.signal, 'abort').length;
-    ensure(left === 0, () => `${left} abort listeners left on the signal given to call ${i}`);
+    // The fetch's own listeners are the caller's; any beyond them is the exchange's.
+    const left = getEventListeners(call.signal, 'abort').length - fetchListeners.length;
+    ensure(left === 0, () => `${left} abort listeners of ours left on the signal given to call ${i}`);
   });
   server.sources.forEach((source, i) => {
     ensure(source.cancelled || source.closed || source.errored, () => `body ${i} (of ${source.call === -1 ? 'a late response' : `call ${source.call}`}) was neither cancelled, nor read to its end, nor errored: ${what()}`);

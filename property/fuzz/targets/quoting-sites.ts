@@ -127,6 +127,11 @@ export interface QuotingSitesInput {
   readonly token: string;
   /** The value of `X-Api-Key`, a header named in `secretHeaders`; `null` for none. */
   readonly apiKey: string | null;
+  /**
+   * `X-Api-Key` given twice: sent joined with {@link SECOND_API_KEY} (`Headers` writes them as
+   * `apiKey, second`), while the server reflects `apiKey` alone. (Absent in older findings: once.)
+   */
+  readonly apiKeyTwice?: boolean | undefined;
   readonly pieces: readonly Piece[];
   /** `tool-annotation`: how many parameters carry an invalid annotation (past 4, the message counts the rest). */
   readonly params: number;
@@ -217,6 +222,7 @@ const inputArb: fc.Arbitrary<QuotingSitesInput> = fc
         auth: fc.constantFrom<Auth>('provider', 'provider-retry', 'authorization', 'none'),
         token: secretArb,
         apiKey: fc.option(secretArb, { nil: null, freq: 3 }),
+        apiKeyTwice: fc.boolean(),
         pieces: fc.array(pieceArb, { maxLength: 8 }),
         params: fc.integer({ min: 1, max: 6 }),
         toolNamed: fc.boolean(),
@@ -508,12 +514,21 @@ function toolNameOf(input: QuotingSitesInput, text: string): string {
 // The secrets
 // ---------------------------------------------------------------------------------------------
 
+/** The second value of an `X-Api-Key` given twice. */
+const SECOND_API_KEY = 'Second-Api-Key-0123456789';
+
+/** The value `X-Api-Key` is sent with: `Headers` joins the values of a header given twice. */
+function apiKeySent(input: QuotingSitesInput): string | null {
+  return input.apiKey !== null && input.apiKeyTwice === true ? `${input.apiKey}, ${SECOND_API_KEY}` : input.apiKey;
+}
+
 /** The exchange's options for `input`: its secrets, its era (by header), its `fetch`. */
 function optionsOf(input: QuotingSitesInput, fetch: FetchFunction, eraHeader: boolean): ExchangeOptions {
-  const headers: Record<string, string> = {};
-  if (input.auth === 'authorization') headers['authorization'] = `Bearer ${input.token}`;
-  if (input.apiKey !== null) headers['x-api-key'] = input.apiKey;
-  if (eraHeader) headers['mcp-protocol-version'] = MODERN_PROTOCOL_VERSION;
+  const headers = new Headers();
+  if (input.auth === 'authorization') headers.set('authorization', `Bearer ${input.token}`);
+  if (input.apiKey !== null) headers.append('x-api-key', input.apiKey);
+  if (input.apiKey !== null && input.apiKeyTwice === true) headers.append('x-api-key', SECOND_API_KEY);
+  if (eraHeader) headers.set('mcp-protocol-version', MODERN_PROTOCOL_VERSION);
   const provider = input.auth === 'provider' || input.auth === 'provider-retry';
   const token = async (): Promise<string> => input.token;
   return {
@@ -535,7 +550,8 @@ function optionsOf(input: QuotingSitesInput, fetch: FetchFunction, eraHeader: bo
 function redactionOf(input: QuotingSitesInput): Secrets {
   const secrets = new Secrets();
   if (input.auth === 'authorization') secrets.addHeaderValue(`Bearer ${input.token}`);
-  if (input.apiKey !== null) secrets.addHeaderValue(input.apiKey);
+  const apiKey = apiKeySent(input);
+  if (apiKey !== null) secrets.addHeaderValue(apiKey);
   if (input.auth === 'provider' || input.auth === 'provider-retry') secrets.add(input.token);
   return secrets;
 }
@@ -546,6 +562,7 @@ function leakForms(input: QuotingSitesInput): string[] {
   if (input.auth !== 'none') sent.push(input.token);
   if (input.auth === 'authorization') sent.push(`Bearer ${input.token}`);
   if (input.apiKey !== null) sent.push(input.apiKey);
+  if (input.apiKey !== null && input.apiKeyTwice === true) sent.push(SECOND_API_KEY);
   const forms = sent.filter((value) => value.length >= MIN_SECRET_LENGTH).flatMap((value) => (['raw', 'percent', 'search', 'lower-hex', 'every-byte', 'json'] as const).map((form) => encodedSecret(value, form)));
   return [...new Set(forms)];
 }
