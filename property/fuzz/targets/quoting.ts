@@ -224,10 +224,10 @@ function readThroughEscapes(text: string, plusIsSpace: boolean): string {
 
 /**
  * The values `Secrets.addHeaderValue` takes from a header value, as its documentation states the
- * rule: the whole value, each part between spaces and `;`, and what follows a part's first `=`.
+ * rule: the whole value, each part between spaces, `;` and `,`, and what follows a part's first `=`.
  */
 function headerValueParts(value: string): string[] {
-  const parts = value.split(/[ ;]+/);
+  const parts = value.split(/[ ;,]+/);
   return [value, ...parts, ...parts.map((part) => part.slice(part.indexOf('=') + 1))];
 }
 
