@@ -111,13 +111,9 @@ function heldDetail(detail: AnswerDetail): AnswerDetail {
   return answer === undefined ? held : { ...held, answer };
 }
 
-/**
- * A message written out: the server's text quoted, its secrets redacted first; the package's
- * words redacted too, for they may describe what the caller's code threw (a `fetch`, an
- * `onUnauthorized`), and that may hold a token.
- */
+/** A message written out: the package's words as they are, the text apart quoted, its secrets redacted first. */
 export function written(parts: readonly MessagePart[], secrets?: Secrets): string {
-  return parts.map((part) => (typeof part === 'string' ? (secrets?.redact(part) ?? part) : quoted(part, secrets))).join('');
+  return parts.map((part) => (typeof part === 'string' ? part : quoted(part, secrets))).join('');
 }
 
 function quoted(part: ServerText, secrets: Secrets | undefined): string {
@@ -133,7 +129,7 @@ function quoted(part: ServerText, secrets: Secrets | undefined): string {
  */
 export function stopped(reason: unknown, detail: AnswerDetail, doing: string): Failure {
   const timedOut = isTimeout(reason);
-  // The reason is the caller's own (or the package's), described, not server text.
+  // The reason is the caller's own (or the package's): described apart, and redacted, as text the package did not write.
   const message = timedOut ? said`${doing} timed out` : said`${doing} was aborted: ${describedText(reason)}`;
   return withCause({ code: timedOut ? 'timeout' : 'aborted', message, detail }, reason);
 }
