@@ -27,6 +27,7 @@ import { ANSWER, bytes, NOTE, sourceBody, sseResponse } from './helpers/bodies.j
 import { endlessServer } from './helpers/servers.js';
 import { LISTENER_FAILURE, SIGNAL_SHAPES, type ShapedSignal } from './runtimes/signal-tests.mjs';
 import { expectListenerFailures, followersOf, listenersOn } from './helpers/signals.js';
+import { checkSignal } from '../src/drivers/abort-watch.js';
 
 /** How long after its abort an API may take to settle. */
 const BOUND_MS = 100;
@@ -248,12 +249,13 @@ describe.each(SIGNAL_SHAPES)('a signal with $name', (shape) => {
     expect(fetch.calls).toHaveLength(1);
   });
 
-  test('AnswerTransport.send with requestSignal: aborted within the bound, the transport still open', async () => {
+  // requestSignal is the MCP SDK's name for a send's signal; signal, the AI SDK's.
+  test.each(['requestSignal', 'signal'] as const)('AnswerTransport.send with %s: aborted within the bound, the transport still open', async (option) => {
     const shaped = shape.make();
     const { response, source } = sseResponse([NOTE], { endless: true });
     const fetch = scriptedFetch([() => response, () => sseResponse([ANSWER]).response]);
     const transport = new AnswerTransport(URL_, { fetch });
-    const settled = await abortedAfterWaiting(shaped, () => transport.send(REQUEST, { requestSignal: shaped.signal }), () => source.pulls >= 2);
+    const settled = await abortedAfterWaiting(shaped, () => transport.send(REQUEST, { [option]: shaped.signal }), () => source.pulls >= 2);
     expect(settled.ms).toBeLessThan(BOUND_MS);
     expect(codeOf(settled)).toBe(shaped.code);
     expect(source.cancelled).toBe(true);
@@ -306,38 +308,6 @@ describe.each(SIGNAL_SHAPES)('a signal with $name', (shape) => {
     });
   });
 
-  test("AnswerTransport.send with signal (the AI SDK's name): aborted within the bound, the transport still open", async () => {
-    const shaped = shape.make();
-    const { response, source } = sseResponse([NOTE], { endless: true });
-    const fetch = scriptedFetch([() => response, () => sseResponse([ANSWER]).response]);
-    const transport = new AnswerTransport(URL_, { fetch });
-    const settled = await abortedAfterWaiting(shaped, () => transport.send(REQUEST, { signal: shaped.signal }), () => source.pulls >= 2);
-    expect(settled.ms).toBeLessThan(BOUND_MS);
-    expect(codeOf(settled)).toBe(shaped.code);
-    expect(source.cancelled).toBe(true);
-    await transport.send(REQUEST);
-    expect(fetch.calls).toHaveLength(2);
-  });
-
-  test("AnswerTransport.close({ signal }): the DELETE ended within the bound, onclose called", async () => {
-    const shaped = shape.make();
-    const initialized = new Response('{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25"}}', {
-      headers: { 'content-type': 'application/json', 'mcp-session-id': 'session-1' },
-    });
-    const fetch = scriptedFetch([() => initialized, heldFetch]);
-    const transport = new AnswerTransport(URL_, { fetch });
-    const errors: Error[] = [];
-    let closed = 0;
-    transport.onerror = (error) => errors.push(error);
-    transport.onclose = () => (closed += 1);
-    await transport.send({ jsonrpc: '2.0', id: 0, method: 'initialize', params: {} });
-    const settled = await abortedAfterWaiting(shaped, () => transport.close({ signal: shaped.signal }), () => fetch.calls.length === 2);
-    expect(fetch.calls[1]?.method).toBe('DELETE');
-    expect(settled.ms).toBeLessThan(BOUND_MS);
-    expect(closed).toBe(1);
-    expect(errors.map((error) => (isAnswerError(error) ? error.code : error))).toStrictEqual([shaped.code]);
-  });
-
   test("AnswerClient.connect with a signal: the handshake aborted within the bound", async () => {
     const shaped = shape.make();
     const fetch = scriptedFetch([heldFetch]);
@@ -379,25 +349,38 @@ describe.each(SIGNAL_SHAPES)('a signal with $name', (shape) => {
     expect(codeOf(settled)).toBe(shaped.code);
   });
 
-  test("the DELETE of close(), under the transport's signal: ended within the bound, onclose called", async () => {
+  test.each([
+    ["the transport's signal", 'constructor'],
+    ["close()'s own signal", 'close'],
+  ] as const)('the DELETE of close(), under %s: ended within the bound, onclose called', async (_where, given) => {
     const shaped = shape.make();
     const initialized = new Response('{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25"}}', {
       headers: { 'content-type': 'application/json', 'mcp-session-id': 'session-1' },
     });
     const fetch = scriptedFetch([() => initialized, heldFetch]);
-    const transport = new AnswerTransport(URL_, { fetch, signal: shaped.signal });
+    const transport = new AnswerTransport(URL_, given === 'constructor' ? { fetch, signal: shaped.signal } : { fetch });
     const errors: Error[] = [];
     let closed = 0;
     transport.onerror = (error) => errors.push(error);
     transport.onclose = () => (closed += 1);
     await transport.send({ jsonrpc: '2.0', id: 0, method: 'initialize', params: {} });
     expect(transport.sessionId).toBe('session-1');
-    const settled = await abortedAfterWaiting(shaped, () => transport.close(), () => fetch.calls.length === 2);
+    const settled = await abortedAfterWaiting(shaped, () => (given === 'close' ? transport.close({ signal: shaped.signal }) : transport.close()), () => fetch.calls.length === 2);
     expect(fetch.calls[1]?.method).toBe('DELETE');
     expect(settled.ms).toBeLessThan(BOUND_MS);
     expect(settled.rejected).toBe(false);
     expect(closed).toBe(1);
     expect(errors.map((error) => (isAnswerError(error) ? error.code : error))).toStrictEqual([shaped.code]);
+  });
+});
+
+describe('checkSignal', () => {
+  test('undefined and a real signal pass; anything else is a TypeError naming it', () => {
+    const signal = AbortSignal.abort();
+    expect(checkSignal('requestSignal', undefined)).toBeUndefined();
+    expect(checkSignal('requestSignal', signal)).toBe(signal);
+    expect(() => checkSignal('requestSignal', { aborted: true })).toThrow(new TypeError('requestSignal must be an AbortSignal, got [object Object]'));
+    expect(() => checkSignal('signal', null)).toThrow(new TypeError('signal must be an AbortSignal, got null'));
   });
 });
 

@@ -27,8 +27,8 @@ export type McpEra = 'legacy' | 'modern';
  */
 export function declaredProtocolVersion(message: unknown): string | undefined {
   const params = isRecord(message) ? ownValue(message, 'params') : undefined;
-  const meta = typeof params === 'object' && params !== null ? ownValue(params, '_meta') : undefined;
-  const version = typeof meta === 'object' && meta !== null ? ownValue(meta, PROTOCOL_VERSION_META) : undefined;
+  const meta = isRecord(params) ? ownValue(params, '_meta') : undefined;
+  const version = isRecord(meta) ? ownValue(meta, PROTOCOL_VERSION_META) : undefined;
   return typeof version === 'string' ? version : undefined;
 }
 

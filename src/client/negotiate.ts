@@ -129,7 +129,8 @@ interface Handshook {
   readonly outcome: ExchangeOutcome;
   readonly result: JsonObject;
   readonly serverInfo: JsonValue | undefined;
-  readonly supported: readonly string[];
+  /** The versions the server said it supports; by default the one settled. */
+  readonly supported?: readonly string[] | undefined;
   readonly sessionId?: string | undefined;
 }
 
@@ -182,7 +183,7 @@ async function initialize(url: string | URL, settings: ExchangeSettings, identit
   const initialized = planMessage({ jsonrpc: '2.0', method: 'notifications/initialized' }, settings, { version: answered, sessionId });
   const notified = await runExchange(url, settings, initialized);
   if (notified.kind === 'refused' || notified.kind === 'failed') return failed(notified.failure, answered);
-  return settled('legacy', answered, how, { outcome, result, serverInfo: result['serverInfo'], supported: [answered], sessionId });
+  return settled('legacy', answered, how, { outcome, result, serverInfo: result['serverInfo'], sessionId });
 }
 
 /** `initialize` answered without accepting it: no result, no 2025 protocol version in it. */

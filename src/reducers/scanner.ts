@@ -15,7 +15,7 @@
  * @module
  */
 
-import { invalid } from '../vocabulary/check-argument.js';
+import { checkType } from '../vocabulary/check-argument.js';
 import { copyOf, grow, isShort, NO_TEXT, textOf, type GrowingText } from './growing-text.js';
 import { asciiByte, decodeChunk, flushTail, NO_TAIL, withoutBom, type Utf8Tail } from './utf8.js';
 
@@ -163,7 +163,7 @@ export function scanEach(state: ScanState, chunk: Uint8Array, onEvent: SseEventS
 
 /** `onEvent`, checked to be a function. */
 function checkedSink(onEvent: SseEventSink): SseEventSink {
-  if (typeof onEvent !== 'function') throw invalid('onEvent', 'a function', onEvent);
+  checkType('onEvent', onEvent, 'function');
   return onEvent;
 }
 

@@ -3,13 +3,13 @@
  * — each option's type and range, the defaults, the headers copied once, an `Authorization`
  * beside an `authProvider` refused — and the secrets it gathers: `Authorization`,
  * `Proxy-Authorization` and `Cookie` always, and the headers `secretHeaders` names (in any case).
- * Also `globalFetch`, and `checkSignal` (abort-watch.ts), the rule of every signal option. That the public APIs refuse bad options before sending
- * anything is in post-json-rpc.test.ts and answer-transport.test.ts.
+ * Also `globalFetch`. That the public APIs refuse bad options before sending anything is in
+ * post-json-rpc.test.ts and answer-transport.test.ts; `checkSignal`, the rule of every signal
+ * option, is in abort-signals.test.ts.
  */
 
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { checkExchangeOptions, globalFetch } from '../../src/client/exchange-options.js';
-import { checkSignal } from '../../src/drivers/abort-watch.js';
 import { DEFAULT_MAX_BYTES } from '../../src/reducers/budget.js';
 import { headersObject } from '../helpers/client-fetch.js';
 
@@ -170,12 +170,3 @@ describe('the secrets gathered from the headers', () => {
   });
 });
 
-describe('checkSignal', () => {
-  test('undefined and a real signal pass; anything else is a TypeError naming it', () => {
-    const signal = AbortSignal.abort();
-    expect(checkSignal('requestSignal', undefined)).toBeUndefined();
-    expect(checkSignal('requestSignal', signal)).toBe(signal);
-    expect(() => checkSignal('requestSignal', { aborted: true })).toThrow(new TypeError('requestSignal must be an AbortSignal, got [object Object]'));
-    expect(() => checkSignal('signal', null)).toThrow(new TypeError('signal must be an AbortSignal, got null'));
-  });
-});

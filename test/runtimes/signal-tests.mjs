@@ -208,14 +208,15 @@ const APIS = [
       };
     },
   },
-  {
-    name: 'AnswerTransport.send (requestSignal)',
+  // requestSignal is the MCP SDK's name for a send's signal; signal, the AI SDK's.
+  ...['requestSignal', 'signal'].map((option) => ({
+    name: `AnswerTransport.send (${option})`,
     start: (pkg, signal) => {
       const body = endlessBody();
       const transport = new pkg.AnswerTransport(URL_, { fetch: async () => new Response(body.stream, sse()) });
-      return { waiting: () => body.log.pulls >= 2, run: transport.send(REQUEST, { requestSignal: signal }), released: () => body.log.cancelled };
+      return { waiting: () => body.log.pulls >= 2, run: transport.send(REQUEST, { [option]: signal }), released: () => body.log.cancelled };
     },
-  },
+  })),
   {
     name: "AnswerTransport.send (the constructor's signal, a send in flight)",
     start: (pkg, signal) => {
@@ -250,21 +251,9 @@ const APIS = [
     name: 'AnswerClient.request (2026-07-28, an open answer stream)',
     start: (pkg, signal) => {
       const body = endlessBody();
-      const fetch = async (_input, init) => {
-        const { method, id } = JSON.parse(init.body);
-        if (method !== 'server/discover') return new Response(body.stream, sse());
-        return new Response(JSON.stringify({ jsonrpc: '2.0', id, result: { supportedVersions: ['2026-07-28'], capabilities: {} } }), { headers: { 'content-type': 'application/json' } });
-      };
+      const fetch = async (_input, init) => (JSON.parse(init.body).method === 'server/discover' ? discovered(init) : new Response(body.stream, sse()));
       const run = pkg.AnswerClient.connect(URL_, { fetch }).then((client) => client.request('tools/list', {}, { signal }));
       return { waiting: () => body.log.pulls >= 2, run, released: () => body.log.cancelled };
-    },
-  },
-  {
-    name: "AnswerTransport.send (signal, the AI SDK's name)",
-    start: (pkg, signal) => {
-      const body = endlessBody();
-      const transport = new pkg.AnswerTransport(URL_, { fetch: async () => new Response(body.stream, sse()) });
-      return { waiting: () => body.log.pulls >= 2, run: transport.send(REQUEST, { signal }), released: () => body.log.cancelled };
     },
   },
   {
@@ -278,15 +267,7 @@ const APIS = [
     name: 'AnswerClient.request (2025, a session, an open answer stream)',
     start: (pkg, signal) => {
       const body = endlessBody();
-      const methods = [];
-      const fetch = async (_input, init) => {
-        const { method, id } = JSON.parse(init.body);
-        methods.push(method);
-        if (method === 'server/discover') return new Response('{"jsonrpc":"2.0","id":null,"error":{"code":-32000,"message":"Bad Request"}}', { status: 400, headers: { 'content-type': 'application/json' } });
-        if (method === 'initialize') return jsonAnswer(id, { protocolVersion: '2025-11-25', capabilities: {} }, { 'mcp-session-id': 'session-1' });
-        if (method === 'tools/list') return new Response(body.stream, sse());
-        return new Response(null, { status: 202 });
-      };
+      const fetch = legacyServer((init) => (JSON.parse(init.body).method === 'tools/list' ? new Response(body.stream, sse()) : undefined));
       const run = pkg.AnswerClient.connect(URL_, { fetch }).then((client) => client.request('tools/list', {}, { signal }));
       return { waiting: () => body.log.pulls >= 2, run, released: () => body.log.cancelled };
     },
@@ -304,13 +285,7 @@ const APIS = [
     name: "AnswerClient.close (a session's DELETE held by the server)",
     start: (pkg, signal) => {
       const held = heldFetch();
-      const fetch = (input, init) => {
-        if (init.method === 'DELETE') return held.fetch(input, init);
-        const { method, id } = JSON.parse(init.body);
-        if (method === 'server/discover') return Promise.resolve(new Response('{"jsonrpc":"2.0","id":null,"error":{"code":-32000,"message":"Bad Request"}}', { status: 400, headers: { 'content-type': 'application/json' } }));
-        if (method === 'initialize') return Promise.resolve(jsonAnswer(id, { protocolVersion: '2025-11-25', capabilities: {} }, { 'mcp-session-id': 'session-1' }));
-        return Promise.resolve(new Response(null, { status: 202 }));
-      };
+      const fetch = legacyServer((init, input) => (init.method === 'DELETE' ? held.fetch(input, init) : undefined));
       const run = pkg.AnswerClient.connect(URL_, { fetch }).then((client) => client.close({ signal }));
       return { waiting: () => held.calls.length === 1, run, released: () => held.calls[0].method === 'DELETE' && held.calls[0].signal.aborted };
     },
@@ -373,6 +348,21 @@ function jsonAnswer(id, result, headers = {}) {
 /** A server/discover answered by a 2026-07-28 server. */
 function discovered(init) {
   return jsonAnswer(JSON.parse(init.body).id, { supportedVersions: ['2026-07-28'], capabilities: {} });
+}
+
+/**
+ * A 2025 server's fetch: `server/discover` refused as such a server refuses it, `initialize`
+ * answered with a session, any other request `answer`ed when it gives a response, else accepted.
+ */
+function legacyServer(answer) {
+  return async (input, init) => {
+    const own = await answer(init, input);
+    if (own !== undefined) return own;
+    const { method, id } = JSON.parse(init.body);
+    if (method === 'server/discover') return new Response('{"jsonrpc":"2.0","id":null,"error":{"code":-32000,"message":"Bad Request"}}', { status: 400, headers: { 'content-type': 'application/json' } });
+    if (method === 'initialize') return jsonAnswer(id, { protocolVersion: '2025-11-25', capabilities: {} }, { 'mcp-session-id': 'session-1' });
+    return new Response(null, { status: 202 });
+  };
 }
 
 /**
