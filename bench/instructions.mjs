@@ -1,7 +1,7 @@
 // `npm run bench:instructions`: the performance check that cannot flake, for every change. It
 // counts instructions instead of timing: the newest pinned Node line (test/runtimes/node-lines)
 // runs under valgrind's callgrind with --predictable, which counts the same twice to within
-// 0.1%. For each workload (bench/instructions-core.mjs), ours over our peer's:
+// 0.3% (most figures within 0.05%). For each workload (bench/instructions-core.mjs), ours over our peer's:
 //   <workload>.scanner/eventsource-parser          the scanner (scanEach) over eventsource-parser
 //   <workload>.answer/eventsource-parser+parse     the answer reducer over eventsource-parser and
 //                                                  JSON.parse of each event (the answer workloads)

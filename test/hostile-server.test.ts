@@ -936,8 +936,9 @@ describe.concurrent('rule 4: probe reads every 2xx stream call reads', () => {
 // ---------------------------------------------------------------------------------------------
 
 /** The broken answers to an `initialize` that came with `Mcp-Session-Id`. */
-const BROKEN_INITIALIZE: readonly (readonly [string, (id: Id) => Reply, boolean])[] = [
-  // [name, reply, whether a transport's send of it fails (a well-formed answer it delivers as it is)]
+const BROKEN_INITIALIZE: readonly (readonly [string, (id: Id) => Reply, boolean, boolean?])[] = [
+  // [name, reply, whether a transport's send of it fails (a well-formed answer it delivers as it is),
+  //  whether the response is passed over (a redirect: no answer, so its session is ended by the exchange, never held)]
   ['a JSON body that breaks mid-way', () => ({ status: 200, headers: { 'content-type': 'application/json', 'mcp-session-id': SESSION }, body: '{"jsonrpc":"2.0","id":0,"res', breaks: true }), true],
   ['an event stream that breaks mid-way', () => ({ status: 200, headers: { 'content-type': 'text/event-stream', 'mcp-session-id': SESSION }, body: 'data: {"jsonrpc":"2.0",', breaks: true }), true],
   ['garbage that is no JSON', () => ({ status: 200, headers: { 'content-type': 'application/json', 'mcp-session-id': SESSION }, body: 'garbage\x1b[2K' }), true],
@@ -945,7 +946,7 @@ const BROKEN_INITIALIZE: readonly (readonly [string, (id: Id) => Reply, boolean]
   ['a content type that is no answer', () => ({ status: 200, headers: { 'content-type': 'text/html', 'mcp-session-id': SESSION }, body: '<html>' }), true],
   ['a result without protocolVersion', (id) => jsonReply(200, { jsonrpc: '2.0', id, result: { capabilities: {} } }, { 'mcp-session-id': SESSION }), false],
   ['a protocolVersion no header can carry', (id) => jsonReply(200, { jsonrpc: '2.0', id, result: { protocolVersion: '2025-11-25\r\nX-Injected: 1', capabilities: {} } }, { 'mcp-session-id': SESSION }), false],
-  ['a redirect to another origin, not followed', () => ({ status: 307, headers: { location: 'http://elsewhere.invalid/mcp', 'mcp-session-id': SESSION } }), true],
+  ['a redirect to another origin, not followed', () => ({ status: 307, headers: { location: 'http://elsewhere.invalid/mcp', 'mcp-session-id': SESSION } }), true, true],
 ];
 
 /** Whether `requests` ended the hostile session with a DELETE. */
@@ -986,7 +987,8 @@ describe.concurrent('rule 5: a broken initialize leaves no session open', () => 
         () => undefined,
         (error: unknown) => error,
       );
-      expect(endedSession(served.requests), served.whats().join(', ')).toBe(true);
+      // Awaited before the failure, but for a response passed over (a redirect), whose session is ended behind it.
+      await expect.poll(() => endedSession(served.requests), { timeout: 10_000 }).toBe(true);
       expect(messageProblems(answerErrorOf(thrown).message, undefined)).toEqual([]);
     });
   });
@@ -1050,7 +1052,7 @@ describe.concurrent('rule 5: a broken initialize leaves no session open', () => 
     });
   });
 
-  test.for(BROKEN_INITIALIZE)('%s: AnswerTransport keeps the session, and close() sends it a DELETE', async ([, reply, fails], { expect }) => {
+  test.for(BROKEN_INITIALIZE)('%s: AnswerTransport keeps the session, and close() sends it a DELETE (one passed over: ended at once)', async ([, reply, fails, passedOver], { expect }) => {
     await withServer(mcpServer({ initialize: reply }), true, async (served) => {
       const transport = new AnswerTransport(served.url, { resume: false });
       const delivered: unknown[] = [];
@@ -1062,9 +1064,66 @@ describe.concurrent('rule 5: a broken initialize leaves no session open', () => 
       );
       if (fails) expect(isAnswerError(sent), String(sent)).toBe(true);
       else expect(delivered).toHaveLength(1);
-      expect(transport.sessionId).toBe(SESSION);
+      expect(transport.sessionId).toBe(passedOver === true ? undefined : SESSION);
       await transport.close();
-      expect(endedSession(served.requests), served.whats().join(', ')).toBe(true);
+      await expect.poll(() => endedSession(served.requests), { timeout: 10_000 }).toBe(true);
+    });
+  });
+
+  test("a followed redirect that carried a session of its own: call, probe, AnswerClient and AnswerTransport end it, and keep the answer's", async ({ expect }) => {
+    const ASIDE = 'hostile-session-aside';
+    const initialize = (id: Id, request: SeenRequest): Reply =>
+      request.path === '/mcp'
+        ? { status: 307, headers: { location: '/mcp/moved', 'mcp-session-id': ASIDE } }
+        : jsonReply(200, { jsonrpc: '2.0', id, result: { protocolVersion: '2025-11-25', capabilities: {} } }, { 'mcp-session-id': SESSION });
+    await withServer(mcpServer({ initialize }), true, async (served) => {
+      const endedAside = (from: number) => served.requests.slice(from).some((request) => request.method === 'DELETE' && request.headers['mcp-session-id'] === ASIDE);
+      for (const args of [['call', served.url, 'ping'], ['probe', served.url]]) {
+        const before = served.requests.length;
+        const run = await runCli(args);
+        expect(run.code, `${args[0]}: ${short(run.stderr)}`).toBe(0);
+        expect([endedAside(before), endedSession(served.requests.slice(before))], `${args[0]}: ${served.whats().slice(before).join(', ')}`).toEqual([true, true]);
+      }
+      let before = served.requests.length;
+      const client = await AnswerClient.connect(served.url, { versionNegotiation: 'legacy' });
+      expect(client.sessionId).toBe(SESSION);
+      await expect.poll(() => endedAside(before)).toBe(true);
+      expect(endedSession(served.requests.slice(before))).toBe(false);
+      await client.close();
+      before = served.requests.length;
+      const transport = new AnswerTransport(served.url);
+      await transport.send({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'hostile-test', version: '1' } } });
+      expect(transport.sessionId).toBe(SESSION);
+      await expect.poll(() => endedAside(before)).toBe(true);
+      await transport.close();
+    });
+  });
+
+  test("an initialize answered after the caller's abort, to a fetch that ignores its signal: AnswerClient and AnswerTransport fail at once, and the session still gets a DELETE", async ({ expect }) => {
+    const base = mcpServer({});
+    // The answer (with its session) comes 300 ms late; the caller aborts at 50 ms.
+    const slow: Handler = async (request) => {
+      if (request.message?.method === 'initialize') await new Promise((resolve) => setTimeout(resolve, 300));
+      return base(request);
+    };
+    const deaf: FetchFunction = (input, init) => globalThis.fetch(input, { ...init, signal: null });
+    await withServer(slow, true, async (served) => {
+      const client = AnswerClient.connect(served.url, { versionNegotiation: 'legacy', fetch: deaf, signal: AbortSignal.timeout(50) }).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(answerErrorOf(await client).code).toBe('timeout');
+      await expect.poll(() => endedSession(served.requests), { timeout: 10_000 }).toBe(true);
+      const before = served.requests.length;
+      const transport = new AnswerTransport(served.url, { fetch: deaf });
+      const initialize = { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'hostile-test', version: '1' } } };
+      const sent = await transport.send(initialize, { requestSignal: AbortSignal.timeout(50) }).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(answerErrorOf(sent).code).toBe('timeout');
+      expect(transport.sessionId).toBe(undefined);
+      await expect.poll(() => endedSession(served.requests.slice(before)), { timeout: 10_000 }).toBe(true);
     });
   });
 });

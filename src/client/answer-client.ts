@@ -13,7 +13,7 @@ import { objectOf, type JsonObject, type JsonRpcMessage, type JsonRpcRequestId, 
 import { endAbandonedSession, endSession, sessionAfterRefusal, sessionIssued } from './end-session.js';
 import { isProtocolVersion, type McpEra } from './era.js';
 import { checkExchangeOptions, type ExchangeOptions, type ExchangeSettings } from './exchange-options.js';
-import { planMessage, runExchange, type ExchangeOutcome } from './exchange.js';
+import { planMessage, runExchange, type RequestOutcome } from './exchange.js';
 import { untilAborted } from './send-request.js';
 import {
   answerInputRequests,
@@ -73,9 +73,6 @@ export interface AnswerClientRequestOptions {
   /** Called with every message passed over before the answer, in order: notifications, server requests. */
   readonly onMessage?: ((message: JsonRpcMessage) => void) | undefined;
 }
-
-/** What the exchange of a request comes to: never `accepted`, which is only a notification's or a response's (a request answered with none is `noAnswer`'s failure). */
-type RequestOutcome = Exclude<ExchangeOutcome, { kind: 'accepted' }>;
 
 /** Why a request fails once the client is closed, and the reason its close aborts those in flight with. */
 const CLOSED = 'AnswerClient: the client is closed';

@@ -80,7 +80,7 @@ async function unauthorized(authProvider: AuthProvider, response: Response, rout
     if (signal.aborted) return stopped(signal.reason, route.detail, 'the exchange');
     return refusal(response, route.detail, undefined, said`, and authProvider.onUnauthorized failed: ${describedText(error)}`, error);
   } finally {
-    release(response); // the provider may have read it, or hold it still: a refused cancel is fine
+    release(route, response); // the provider may have read it, or hold it still: a refused cancel is fine
   }
 }
 

@@ -8,10 +8,10 @@
  * @module
  */
 
-import { bareServerText, nothingRead, said, type Failure, type MessagePart } from '../vocabulary/failure.js';
+import { bareServerText, nothingRead, said, serverTextList, type Failure, type MessagePart } from '../vocabulary/failure.js';
 import { objectOf, type JsonObject, type JsonRpcResponse, type JsonValue } from '../vocabulary/json-rpc.js';
 import { eraOf, MODERN_PROTOCOL_VERSION } from './era.js';
-import type { ExchangeOutcome } from './exchange.js';
+import type { RequestOutcome } from './exchange.js';
 
 /**
  * The errors the revision defines (basic/index, "Error Codes"): `HeaderMismatch`,
@@ -46,20 +46,18 @@ export function refusalSaysLegacy(status: number): boolean {
 }
 
 /** What an exchange of `server/discover` says about the server's era. */
-export function discoverOutcome(outcome: ExchangeOutcome): DiscoverOutcome {
+export function discoverOutcome(outcome: RequestOutcome): DiscoverOutcome {
   switch (outcome.kind) {
     case 'answered':
       return answered(outcome.answer, outcome.status);
     case 'refused': {
       const rpcError = objectOf(outcome.answer?.['error']);
       const how = said`HTTP ${outcome.status}`;
-      const code = rpcError?.['code'];
-      if (rpcError !== undefined && typeof code === 'number' && MODERN_ERROR_CODES.has(code)) return rpcErrorOutcome(rpcError, how, outcome.failure, outcome.answer);
-      if (!refusalSaysLegacy(outcome.status)) return { kind: 'failed', failure: outcome.failure };
-      return { kind: 'legacy', reason: rpcError === undefined ? how : said`${how}, JSON-RPC ${codeText(rpcError['code'])}` };
+      const legacy = refusalSaysLegacy(outcome.status);
+      // A modern error decides, whatever the status; any other says legacy where the status does.
+      if (rpcError !== undefined && (legacy || MODERN_ERROR_CODES.has(rpcError['code'] as number))) return rpcErrorOutcome(rpcError, how, outcome.failure, outcome.answer);
+      return legacy ? { kind: 'legacy', reason: how } : { kind: 'failed', failure: outcome.failure };
     }
-    case 'accepted':
-      return { kind: 'legacy', reason: said`HTTP ${outcome.status} without a DiscoverResult` };
     case 'failed':
       return { kind: 'failed', failure: outcome.failure };
   }
@@ -82,7 +80,7 @@ function answered(answer: JsonRpcResponse, status: number): DiscoverOutcome {
 /** A JSON-RPC error to the probe: modern when its code is one of the revision's. */
 function rpcErrorOutcome(error: JsonObject, how: readonly MessagePart[], refused: Failure | undefined, answer: JsonRpcResponse | undefined): DiscoverOutcome {
   const code = error['code'];
-  const name = typeof code === 'number' ? MODERN_ERROR_CODES.get(code) : undefined;
+  const name = MODERN_ERROR_CODES.get(code as number);
   if (name === undefined) return { kind: 'legacy', reason: said`${how}, JSON-RPC ${codeText(code)}` };
   if (name === 'UnsupportedProtocolVersion') {
     const supported = versionList(objectOf(error['data'])?.['supported']) ?? [];
@@ -109,8 +107,7 @@ export function negotiationFailed(message: readonly MessagePart[], answer: JsonR
 
 /** Versions a server listed, each its text (a list of dates, but the server's all the same). */
 function versionsText(versions: readonly string[]): readonly MessagePart[] {
-  const shown = versions.slice(0, 8).flatMap((version, i) => (i === 0 ? [bareServerText(version)] : [', ', bareServerText(version)]));
-  return versions.length > 8 ? [...shown, `, and ${versions.length - 8} more`] : shown;
+  return serverTextList(versions, ', ', 8);
 }
 
 /** A JSON-RPC error code as a message shows it: a number as it is, anything else as the server's text. */

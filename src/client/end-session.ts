@@ -36,7 +36,7 @@ export async function endSession(
     const sent = await sendAuthorized(route, { method: 'DELETE', headers });
     if (sent.kind !== 'response') return { kind: 'failed', failure: sent.failure };
     const { response } = sent;
-    release(response);
+    release(route, response);
     if (response.ok || response.status === 405) return { kind: 'ended', status: response.status };
     return { kind: 'failed', failure: refusal(response, nothingRead(0, response.headers.get('content-type')), undefined) };
   } finally {

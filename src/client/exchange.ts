@@ -13,6 +13,7 @@ import { checkRequestId, invalid } from '../vocabulary/check-argument.js';
 import { nothingRead, said, stopped, withCause, type Failure } from '../vocabulary/failure.js';
 import { isRecord, type JsonRpcMessage, type JsonRpcRequestId, type JsonRpcResponse } from '../vocabulary/json-rpc.js';
 import { checkNoAuthorization } from './auth-provider.js';
+import { endAbandonedSession } from './end-session.js';
 import { sendAuthorized, type AuthorizedRoute } from './authorized-request.js';
 import { startDeadline } from './deadline.js';
 import { eraOf, type McpEra } from './era.js';
@@ -115,6 +116,9 @@ export type ExchangeOutcome =
   /** No answer: `headers` are the POST's response's, when one came before the failure. */
   | { readonly kind: 'failed'; readonly failure: Failure; readonly headers: Headers | undefined };
 
+/** What the exchange of a request comes to: never `accepted`, which only a notification's or a response's is (a request answered with none is `noAnswer`'s failure). */
+export type RequestOutcome = Exclude<ExchangeOutcome, { kind: 'accepted' }>;
+
 /** What else an exchange is given. */
 export interface ExchangeExtras {
   /** Signals beside the settings' own, each of which ends the exchange (a send's, a request's). */
@@ -134,6 +138,9 @@ export interface ExchangeExtras {
  * - 2026-07-28: a request whose response broke, ended before the answer or never came is lost —
  *   the server dropped it with its stream — and its failure says to re-issue it
  *   (`detail.reissue`). An abort closes the response stream, which is that era's cancellation.
+ * - An `initialize`'s session: the one its response carries is the caller's to hold or end (in
+ *   `headers`); one that came with a response passed over — a redirect, a 401 answered, one
+ *   after the abort — is ended here (a DELETE in the background), unless it is that same one.
  *
  * Throws only what `onMessage` throws (given a `url` that `checkUrl` accepts, as every public API checks).
  */
@@ -141,20 +148,40 @@ export async function runExchange(url: string | URL, settings: ExchangeSettings,
   const { maxBytes, secrets } = settings;
   const deadline = startDeadline(settings.timeoutMs, settings.signal, ...(extras.signals ?? []));
   const { signal } = deadline;
-  const route: AuthorizedRoute = { fetch: settings.fetch, url, signal, redirect: settings.redirect, detail: nothingRead(maxBytes), authProvider: settings.authProvider, secrets };
+  // An `initialize`'s sessions: the one its response carries is the caller's to hold or end;
+  // one that came with a response released on the way (a redirect, a 401, one after the abort)
+  // is ended here, unless it is that same one.
+  let kept: string | null | undefined; // undefined until the response comes or the exchange ends
+  const aside = new Set<string>();
+  const endAside = (id: string): void => {
+    if (id !== kept) void endAbandonedSession(url, settings, id, planned.version);
+  };
+  const route: AuthorizedRoute = {
+    fetch: settings.fetch,
+    url,
+    signal,
+    redirect: settings.redirect,
+    detail: nothingRead(maxBytes),
+    authProvider: settings.authProvider,
+    secrets,
+    onRelease: ({ headers }) => {
+      const id = planned.method === 'initialize' ? headers.get('mcp-session-id') : null;
+      if (id !== null) (kept === undefined ? aside.add(id) : endAside(id));
+    },
+  };
   // 2026-07-28 has no resumption: whatever ends a request's response early has lost the request.
   const lost = (failure: Failure): Failure => (planned.era === 'modern' && planned.requestId !== undefined ? lostRequest(failure) : failure);
   try {
     if (signal.aborted) return { kind: 'failed', failure: stopped(signal.reason, route.detail, 'the exchange'), headers: undefined };
     const sent = await sendAuthorized(route, { method: 'POST', headers: planned.headers, body: planned.body });
-    if (sent.kind === 'unanswered') return { kind: 'failed', failure: lost(sent.failure), headers: undefined };
-    if (sent.kind === 'failed') return { kind: 'failed', failure: sent.failure, headers: sent.headers };
+    if (sent.kind !== 'response') return { kind: 'failed', failure: sent.kind === 'unanswered' ? lost(sent.failure) : sent.failure, headers: undefined };
     const { response } = sent;
     const { status, headers } = response;
+    kept = headers.get('mcp-session-id');
     if (status < 200 || status > 299) return await refused(response, planned.requestId, route);
     // 202, 204 and 205 carry no answer by definition; neither does a response without a body.
     if (planned.requestId === undefined || status === 202 || status === 204 || status === 205 || response.body === null) {
-      release(response);
+      release(route, response);
       if (planned.requestId === undefined) return { kind: 'accepted', status, headers };
       return { kind: 'failed', failure: noAnswer(status, headers, maxBytes), headers };
     }
@@ -172,6 +199,8 @@ export async function runExchange(url: string | URL, settings: ExchangeSettings,
     return { kind: 'failed', failure: dropped ? lost(failure) : failure, headers };
   } finally {
     deadline.dispose();
+    kept ??= null;
+    aside.forEach(endAside);
   }
 }
 

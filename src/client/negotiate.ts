@@ -14,7 +14,7 @@ import { discoverOutcome, negotiationFailed } from './discover-outcome.js';
 import { endAbandonedSession } from './end-session.js';
 import { eraOf, isProtocolVersion, LEGACY_PROTOCOL_VERSION, MODERN_PROTOCOL_VERSION, type McpEra } from './era.js';
 import type { ExchangeSettings } from './exchange-options.js';
-import { planMessage, runExchange, type ExchangeOutcome } from './exchange.js';
+import { planMessage, runExchange, type ExchangeOutcome, type RequestOutcome } from './exchange.js';
 import { requestMessage, type ClientIdentity } from './request-message.js';
 
 /**
@@ -109,7 +109,7 @@ export async function negotiate(
   if (negotiation === 'legacy') return initialize(url, settings, identity, LEGACY_PROTOCOL_VERSION, false, { by: 'initialize', refusal: undefined });
 
   const probe = requestMessage(HANDSHAKE_ID, 'server/discover', undefined, 'modern', MODERN_PROTOCOL_VERSION, identity);
-  const outcome = await runExchange(url, settings, planMessage(probe, settings, { version: MODERN_PROTOCOL_VERSION }));
+  const outcome = (await runExchange(url, settings, planMessage(probe, settings, { version: MODERN_PROTOCOL_VERSION }))) as RequestOutcome;
   const found = discoverOutcome(outcome);
   switch (found.kind) {
     case 'failed':
@@ -158,7 +158,7 @@ function settled(era: McpEra, version: string | undefined, how: NegotiatedBy, ha
  */
 async function initialize(url: string | URL, settings: ExchangeSettings, identity: ClientIdentity, version: string, exact: boolean, how: NegotiatedBy): Promise<Negotiation> {
   const message = requestMessage(HANDSHAKE_ID, 'initialize', { protocolVersion: version, capabilities: identity.capabilities, clientInfo: { ...identity.clientInfo } }, 'legacy', undefined, identity);
-  const outcome = await runExchange(url, settings, planMessage(message, settings));
+  const outcome = (await runExchange(url, settings, planMessage(message, settings))) as RequestOutcome;
   const sessionId = outcome.headers?.get('mcp-session-id') ?? undefined;
   const failed = async (failure: Failure, answered: string | undefined): Promise<Negotiation> => {
     if (sessionId !== undefined) {
@@ -168,7 +168,7 @@ async function initialize(url: string | URL, settings: ExchangeSettings, identit
     }
     return { ok: false, failure };
   };
-  if (outcome.kind !== 'answered') return failed(outcome.kind === 'accepted' ? notAccepted(undefined, settings) : outcome.failure, undefined);
+  if (outcome.kind !== 'answered') return failed(outcome.failure, undefined);
   const result = objectOf(outcome.answer['result']);
   const answered = result?.['protocolVersion'];
   if (result === undefined || typeof answered !== 'string') return failed(notAccepted(outcome.answer, settings), undefined);
@@ -187,10 +187,9 @@ async function initialize(url: string | URL, settings: ExchangeSettings, identit
 }
 
 /** `initialize` answered without accepting it: no result, no 2025 protocol version in it. */
-function notAccepted(answer: JsonRpcResponse | undefined, settings: ExchangeSettings): Failure {
+function notAccepted(answer: JsonRpcResponse, settings: ExchangeSettings): Failure {
   // The whole answer is the server's text, quoted short: a 1 MiB answer stays a line.
-  const what = answer === undefined ? said`no answer` : said`${serverText(JSON.stringify(answer))}`;
-  return negotiationFailed(said`the server did not accept initialize: ${what}`, answer, settings.maxBytes);
+  return negotiationFailed(said`the server did not accept initialize: ${serverText(JSON.stringify(answer))}`, answer, settings.maxBytes);
 }
 
 /** How the handshake was answered: the outcome but its kind and the answer (the rest of Negotiated says what the answer held). */

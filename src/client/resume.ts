@@ -170,7 +170,7 @@ async function reconnect(read: ResumableRead, lastEventId: string, detail: Answe
   if (sent.kind === 'failed') return sent;
   const { response } = sent;
   if (response.ok && mimeEssence(response.headers.get('content-type')) === 'text/event-stream') return sent;
-  release(response);
+  release(read.route, response);
   if (response.status === 401 || response.status === 403) {
     return { kind: 'failed', failure: refusal(response, { ...detail, contentType: response.headers.get('content-type') }, undefined, said` to the GET that resumes the stream`) };
   }

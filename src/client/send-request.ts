@@ -41,6 +41,11 @@ export interface RequestRoute {
   readonly redirect: RedirectPolicy;
   /** What had been read before this request (the cap, and a resumed answer's totals), for a failure's detail. */
   readonly detail: AnswerDetail;
+  /**
+   * Shown each response released unread before it goes — a redirect, a 401 answered, one that
+   * came after the abort, one with nothing to read: its headers may carry a session to end.
+   */
+  readonly onRelease?: ((response: Response) => void) | undefined;
 }
 
 /**
@@ -51,8 +56,7 @@ export interface RequestRoute {
 export type Sent =
   | { readonly kind: 'response'; readonly response: Response }
   | { readonly kind: 'unanswered'; readonly failure: Failure }
-  /** `headers`: a refused redirect's (it may carry a session id, which is to be ended). */
-  | { readonly kind: 'failed'; readonly failure: Failure; readonly headers?: Headers | undefined };
+  | { readonly kind: 'failed'; readonly failure: Failure };
 
 /**
  * Sends `request` to `route.url` and comes back with the response that is not a followed
@@ -79,13 +83,13 @@ export async function sendRequest(route: RequestRoute, request: OutgoingRequest)
     }
     let response: Response;
     try {
-      response = await untilAborted(pending, signal, release);
+      response = await untilAborted(pending, signal, (late) => release(route, late));
     } catch (error) {
       if (signal.aborted) return { kind: 'failed', failure: stopped(signal.reason, route.detail, 'the exchange') };
       return { kind: 'unanswered', failure: requestFailed(request.method, error, route.detail) };
     }
     if (!isRedirect(response)) return { kind: 'response', response };
-    release(response);
+    release(route, response);
     const location = response.headers.get('location');
     const next = location === null ? undefined : resolve(location, target);
     const followed =
@@ -94,7 +98,7 @@ export async function sendRequest(route: RequestRoute, request: OutgoingRequest)
       next !== undefined &&
       next.origin === origin &&
       redirects < MAX_REDIRECTS;
-    if (!followed) return { kind: 'failed', failure: redirectRefused(request.method, response, location, route, redirects), headers: response.headers };
+    if (!followed) return { kind: 'failed', failure: redirectRefused(request.method, response, location, route, redirects) };
     target = next;
   }
 }
@@ -182,8 +186,9 @@ export function untilAborted<T>(pending: Promise<T>, signal: AbortSignal, late: 
   });
 }
 
-/** Releases a response that is not read. */
-export function release(response: Response): void {
+/** Releases a response that is not read, once `route` has been shown it (`onRelease`). */
+export function release(route: RequestRoute, response: Response): void {
+  route.onRelease?.(response);
   void response.body?.cancel().catch(() => undefined);
 }
 

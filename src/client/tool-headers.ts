@@ -9,7 +9,7 @@
  * @module
  */
 
-import { bareServerText, nothingRead, said, serverText, type Failure } from '../vocabulary/failure.js';
+import { nothingRead, said, serverText, serverTextList, type Failure } from '../vocabulary/failure.js';
 import { objectOf, type JsonObject, type JsonValue } from '../vocabulary/json-rpc.js';
 import { mcpRequestHeaders } from './mcp-request-headers.js';
 import { checkMcpHeaderParams } from './mcp-param-headers.js';
@@ -77,11 +77,9 @@ export class ToolHeaders {
     // client's secrets already redacted, so that no cut leaves half of one.
     const check = checkMcpHeaderParams(this.#secrets.redactValue(tool));
     const reasons = check.valid ? [] : check.reasons;
-    const shown = reasons.slice(0, MAX_REASONS).flatMap((reason, i) => (i === 0 ? [bareServerText(reason)] : ['; ', bareServerText(reason)]));
-    const more = reasons.length > MAX_REASONS ? said`; and ${reasons.length - MAX_REASONS} more` : said``;
     return {
       code: 'invalid_tool',
-      message: said`the server's tool ${serverText(name)} has invalid x-mcp-header annotations (${shown}${more}): a 2026-07-28 client does not call it`,
+      message: said`the server's tool ${serverText(name)} has invalid x-mcp-header annotations (${serverTextList(reasons, '; ', MAX_REASONS)}): a 2026-07-28 client does not call it`,
       detail: nothingRead(0),
     };
   }

@@ -11,7 +11,7 @@
  * ever holds anything: the chunk's first bytes complete the carried sequence (or show it broken),
  * which is decoded here ({@link carriedText}); the rest, up to where the chunk's own tail starts,
  * is whole sequences, decoded by one call. Some engines leave their fast path for a decoder that
- * holds bytes between calls: JavaScriptCore decodes multi-byte text so about four times slower
+ * holds bytes between calls: held, JavaScriptCore (Bun) read multi-byte text 2.1–2.3x slower
  * (docs/guides/benchmarks.md).
  *
  * @see https://encoding.spec.whatwg.org/#utf-8-decoder

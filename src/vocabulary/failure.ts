@@ -40,6 +40,15 @@ export function bareServerText(text: string): ServerText {
 }
 
 /**
+ * Items of the server's text as a message lists them: each bare, `separator` between them, the
+ * first `max` of them and how many more — so that a list of any length stays a line.
+ */
+export function serverTextList(items: readonly string[], separator: string, max: number): readonly MessagePart[] {
+  const shown = items.slice(0, max).flatMap((item, i) => (i === 0 ? [bareServerText(item)] : [separator, bareServerText(item)]));
+  return items.length > max ? [...shown, `${separator}and ${items.length - max} more`] : shown;
+}
+
+/**
  * A value the caller's code gave or threw — an abort reason, a `fetch`'s error — described
  * ({@link valueText}) for a message: a string quoted, anything else bare. Its secrets are redacted
  * before it is cut, as the server's text is: a `fetch` that quotes the `Authorization` it was

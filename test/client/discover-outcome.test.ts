@@ -12,19 +12,19 @@
 
 import { describe, expect, test } from 'vitest';
 import { discoverOutcome, MODERN_ERROR_CODES, MODERN_VERSIONS, noCommonVersion, refusalSaysLegacy, type DiscoverOutcome } from '../../src/client/discover-outcome.js';
-import type { ExchangeOutcome } from '../../src/client/exchange.js';
+import type { RequestOutcome } from '../../src/client/exchange.js';
 import { nothingRead, said, written, type Failure } from '../../src/vocabulary/failure.js';
 import type { JsonRpcResponse } from '../../src/vocabulary/json-rpc.js';
 
 const DETAIL = { contentType: 'application/json', bytesRead: 10, events: 0, messages: 0, ignored: 0, lastEventId: '', retry: undefined, maxBytes: 100 };
 
-function answered(body: Record<string, unknown>, status = 200): ExchangeOutcome {
+function answered(body: Record<string, unknown>, status = 200): RequestOutcome {
   return { kind: 'answered', answer: { jsonrpc: '2.0', id: 0, ...body } as unknown as JsonRpcResponse, status, headers: new Headers(), format: 'json', progress: DETAIL };
 }
-const result = (value: unknown): ExchangeOutcome => answered({ result: value });
-const rpcError = (error: Record<string, unknown>, status = 200): ExchangeOutcome => answered({ error }, status);
+const result = (value: unknown): RequestOutcome => answered({ result: value });
+const rpcError = (error: Record<string, unknown>, status = 200): RequestOutcome => answered({ error }, status);
 
-function refused(status: number, error?: Record<string, unknown>): ExchangeOutcome & { kind: 'refused' } {
+function refused(status: number, error?: Record<string, unknown>): RequestOutcome & { kind: 'refused' } {
   const answer = error === undefined ? undefined : ({ jsonrpc: '2.0', id: 0, error } as JsonRpcResponse);
   const failure: Failure = { code: 'http_status', message: said`the server answered HTTP ${status}`, detail: { ...nothingRead(100), status, answer } };
   return { kind: 'refused', status, headers: new Headers(), answer, failure };
@@ -181,10 +181,6 @@ describe('a refusal (a status outside 2xx)', () => {
 });
 
 describe('no answer', () => {
-  test('accepted (2xx without an answer): legacy', () => {
-    expect(summary(discoverOutcome({ kind: 'accepted', status: 202, headers: new Headers() }))).toBe('legacy: HTTP 202 without a DiscoverResult');
-  });
-
   test('a failed exchange: failed, its own failure', () => {
     const failure: Failure = { code: 'timeout', message: said`the exchange timed out`, detail: nothingRead(0) };
     expect(discoverOutcome({ kind: 'failed', failure, headers: undefined })).toEqual({ kind: 'failed', failure });

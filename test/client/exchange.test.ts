@@ -15,7 +15,7 @@ import { AnswerError } from '../../src/vocabulary/errors.js';
 import { answerError, written, type Failure } from '../../src/vocabulary/failure.js';
 import type { JsonRpcMessage } from '../../src/vocabulary/json-rpc.js';
 import { sseEvent } from '../helpers/bodies.js';
-import { empty, headersObject, json, never, respond, scriptedFetch, settingsOf, sse, trail, type Script } from '../helpers/client-fetch.js';
+import { empty, headersObject, json, never, respond, resultFor, scriptedFetch, settingsOf, sse, trail, type Script, type SentRequest } from '../helpers/client-fetch.js';
 
 const URL_ = 'https://mcp.example/mcp';
 const MODERN = '2026-07-28';
@@ -304,5 +304,74 @@ describe('runExchange: failed', () => {
   test('the deadline covers the wait for the response', async () => {
     const { outcome } = await exchange(REQUEST, () => never(), { timeoutMs: 10 });
     expect(failureOf(outcome).code).toBe('timeout');
+  });
+});
+
+describe("runExchange: the session of a response passed over on an initialize's way is ended", () => {
+  const INITIALIZE = { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: LEGACY, capabilities: {}, clientInfo: { name: 't', version: '1' } } };
+  const initialized = (sent: SentRequest, session: string) => json(resultFor(sent, { protocolVersion: LEGACY, capabilities: {} }), { headers: { 'mcp-session-id': session } });
+  /** The sessions `sent` ended, in order. */
+  const ended = (sent: readonly SentRequest[]) => sent.filter((request) => request.method === 'DELETE').map((request) => request.headers.get('mcp-session-id'));
+  /** Answers each DELETE 204, every other request by `script` (numbered without the DELETEs). */
+  const withDeletes = (script: (sent: SentRequest, index: number) => Response | Promise<Response>) => {
+    let posts = 0;
+    return (sent: SentRequest) => (sent.method === 'DELETE' ? empty(204) : script(sent, posts++));
+  };
+
+  test('a followed redirect that carried one: that session is ended, to the URL the caller named; the answer keeps its own', async () => {
+    const { outcome, sent } = await exchange(INITIALIZE, withDeletes((request, i) => (i === 0 ? empty(307, { location: '/moved', 'mcp-session-id': 'on-redirect' }) : initialized(request, 'kept'))), {}, { version: LEGACY });
+    expect(outcome.headers?.get('mcp-session-id')).toBe('kept');
+    expect(ended(sent)).toEqual(['on-redirect']);
+    const deleted = sent.find((request) => request.method === 'DELETE')!;
+    expect([deleted.url, deleted.headers.get('mcp-protocol-version')]).toEqual([URL_, LEGACY]);
+  });
+
+  test('a redirect that carried the session the answer carries: nothing is ended (the caller holds it)', async () => {
+    const { outcome, sent } = await exchange(INITIALIZE, withDeletes((request, i) => (i === 0 ? empty(308, { location: '/moved', 'mcp-session-id': 'same' }) : initialized(request, 'same'))));
+    expect([outcome.kind, outcome.headers?.get('mcp-session-id')]).toEqual(['answered', 'same']);
+    expect(trail(sent)).toEqual(['POST initialize', 'POST initialize']);
+  });
+
+  test('a redirect not followed: its session is ended here, and the failure carries no headers to hold', async () => {
+    const { outcome, sent } = await exchange(INITIALIZE, withDeletes(() => empty(307, { location: 'https://elsewhere.example/mcp', 'mcp-session-id': 'refused' })));
+    expect([failureOf(outcome).code, outcome.headers]).toEqual(['http_status', undefined]);
+    expect(ended(sent)).toEqual(['refused']);
+  });
+
+  test.each([
+    ['answered, and the retry answered with another session', true],
+    ['whose onUnauthorized fails', false],
+  ])('a 401 %s: the 401\'s session is ended', async (_, recovers) => {
+    const authProvider = {
+      token: async () => 'token-0123456789',
+      onUnauthorized: async () => {
+        if (!recovers) throw new Error('no new token');
+      },
+    };
+    const { outcome, sent } = await exchange(INITIALIZE, withDeletes((request, i) => (i === 0 ? empty(401, { 'mcp-session-id': 'on-401' }) : initialized(request, 'kept'))), { authProvider });
+    expect(outcome.kind).toBe(recovers ? 'answered' : 'failed');
+    // The DELETE awaits its own token first.
+    await expect.poll(() => ended(sent)).toEqual(['on-401']);
+  });
+
+  test("a response that came after the caller's abort: released, and its session ended", async () => {
+    const controller = new AbortController();
+    let answer: (response: Response) => void = () => undefined;
+    const { fetch, sent } = scriptedFetch((request) => (request.method === 'DELETE' ? empty(204) : new Promise<Response>((resolve) => (answer = resolve))));
+    // A fetch that ignores its signal: the exchange settles at the abort all the same.
+    const settings = settingsOf({ fetch: (input, init) => fetch(input, { ...init, signal: null }), signal: controller.signal });
+    const pending = runExchange(URL_, settings, planMessage(INITIALIZE, settings));
+    await expect.poll(() => sent.length).toBe(1);
+    controller.abort(new Error('stop'));
+    expect(failureOf(await pending).code).toBe('aborted');
+    const late = respond(['{}'], { headers: { 'mcp-session-id': 'late' } });
+    answer(late.response);
+    await expect.poll(() => ended(sent)).toEqual(['late']);
+    await expect.poll(() => late.source.cancelled).toBe(true);
+  });
+
+  test("another request's passed-over session is none of the exchange's (only initialize's response issues one)", async () => {
+    const { sent } = await exchange(REQUEST, withDeletes((request, i) => (i === 0 ? empty(307, { location: '/moved', 'mcp-session-id': 'stray' }) : json(ANSWER))));
+    expect(trail(sent)).toEqual(['POST tools/call', 'POST tools/call']);
   });
 });

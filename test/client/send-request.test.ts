@@ -226,15 +226,52 @@ describe('untilAborted', () => {
 });
 
 describe('release', () => {
+  const bare = { onRelease: undefined } as unknown as RequestRoute;
+
   test("cancels a response's body; a response without one, or with a locked one, is fine", async () => {
     const made = respond(['x']);
-    release(made.response);
+    release(bare, made.response);
     expect(await made.source.released).toBe('cancelled');
-    expect(() => release(empty(204))).not.toThrow();
+    expect(() => release(bare, empty(204))).not.toThrow();
     const locked = respond(['y']);
     locked.response.body!.getReader();
-    expect(() => release(locked.response)).not.toThrow();
+    expect(() => release(bare, locked.response)).not.toThrow();
     await nextTurn();
     expect(locked.source.cancelled).toBe(false);
+  });
+
+  test("shows the route the response first (its headers may carry a session to end)", () => {
+    const shown: Response[] = [];
+    const made = respond(['x']);
+    release({ onRelease: (response: Response) => shown.push(response) } as unknown as RequestRoute, made.response);
+    expect(shown).toEqual([made.response]);
+  });
+});
+
+describe('the responses released on the way are shown to the route', () => {
+  test('each followed redirect and a refused one; never the response handed back', async () => {
+    const shown: number[] = [];
+    const onRelease = (response: Response) => shown.push(response.status);
+    const followed = route((_, i) => (i === 0 ? redirect(307, '/b') : i === 1 ? redirect(308, '/c') : empty(200)), { onRelease });
+    expect((await sendRequest(followed.route, POST)).kind).toBe('response');
+    expect(shown).toEqual([307, 308]);
+    shown.length = 0;
+    const refused = route(() => redirect(307, 'https://elsewhere.example/'), { onRelease });
+    expect((await sendRequest(refused.route, POST)).kind).toBe('failed');
+    expect(shown).toEqual([307]);
+  });
+
+  test('a response that comes after the abort', async () => {
+    const shown: Response[] = [];
+    const controller = new AbortController();
+    let answer: (response: Response) => void = () => undefined;
+    const { route: r } = route(() => new Promise<Response>((resolve) => (answer = resolve)), { signal: controller.signal, onRelease: (response) => shown.push(response) });
+    const pending = sendRequest(r, POST);
+    controller.abort(new Error('stop'));
+    expect((await pending).kind).toBe('failed');
+    const late = empty(200, { 'mcp-session-id': 'late' });
+    answer(late);
+    await nextTurn();
+    expect(shown).toEqual([late]);
   });
 });
