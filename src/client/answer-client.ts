@@ -276,20 +276,13 @@ export class AnswerClient {
     }
     const request = ownController(); // a 2025 server request's handler gives up with it
     const planned = this.#plan(message, headers);
-    // What the caller's onMessage throws ends the exchange, and is rethrown once its outcome (a
-    // session id that came with it) has been dealt with.
-    let thrown: { readonly error: unknown } | undefined;
+    // What the caller's onMessage throws ends the exchange and goes up as it is (the exchange
+    // ends the session an `initialize` of the caller's was given).
     try {
       const outcome = await runExchange(this.#url, this.#settings, planned, {
         signals: [this.#closing.signal, signal, request.signal],
         onMessage: (passedOver) => {
-          try {
-            onMessage?.(passedOver);
-          } catch (error) {
-            thrown = { error };
-            request.abort();
-            return;
-          }
+          onMessage?.(passedOver);
           const asked = this.era === 'legacy' ? serverRequest(passedOver) : undefined;
           if (asked !== undefined) void this.#reply(asked.id, asked.request, request.signal);
         },
@@ -304,7 +297,6 @@ export class AnswerClient {
         this.#sessionId = held;
         if (ended !== undefined) void endAbandonedSession(this.#url, this.#settings, ended, this.protocolVersion);
       }
-      if (thrown !== undefined) throw thrown.error;
       return { outcome: outcome as RequestOutcome, id };
     } finally {
       request.abort();

@@ -140,7 +140,8 @@ export interface ExchangeExtras {
  *   (`detail.reissue`). An abort closes the response stream, which is that era's cancellation.
  * - An `initialize`'s session: the one its response carries is the caller's to hold or end (in
  *   `headers`); one that came with a response passed over — a redirect, a 401 answered, one
- *   after the abort — is ended here (a DELETE in the background), unless it is that same one.
+ *   after the abort — is ended here (a DELETE in the background), unless it is that same one;
+ *   so is the response's own when `onMessage` throws, unless the request carried it.
  *
  * Throws only what `onMessage` throws (given a `url` that `checkUrl` accepts, as every public API checks).
  */
@@ -197,6 +198,12 @@ export async function runExchange(url: string | URL, settings: ExchangeSettings,
     const { failure } = read;
     const dropped = failure.code === 'stream_failed' || (read.format === 'event-stream' && endedWithoutAnswer(failure));
     return { kind: 'failed', failure: dropped ? lost(failure) : failure, headers };
+  } catch (error) {
+    // What onMessage threw goes up instead of an outcome, so the caller never sees the session
+    // its `initialize` was given: that one is ended here too, unless the request carried it.
+    if (planned.method === 'initialize' && kept && kept !== planned.sessionId) aside.add(kept);
+    kept = null;
+    throw error;
   } finally {
     deadline.dispose();
     kept ??= null;

@@ -59,7 +59,8 @@ export interface PostJsonRpcResult {
  *
  * @throws {@link AnswerError} for a failed exchange, with no secret it sent in its message or
  *   detail; `TypeError`/`RangeError` for bad arguments (a request id must be a string or an
- *   integer). Whatever `onMessage` throws is rethrown as it is.
+ *   integer). Whatever `onMessage` throws is rethrown as it is (a session an
+ *   `initialize` was given with that answer is ended, since no headers come back).
  */
 export async function postJsonRpc(url: string | URL, message: object, options: PostJsonRpcOptions = {}): Promise<PostJsonRpcResult> {
   checkUrl(url);

@@ -370,6 +370,24 @@ describe("runExchange: the session of a response passed over on an initialize's 
     await expect.poll(() => late.source.cancelled).toBe(true);
   });
 
+  test.each([
+    ['the request carried none: the session is ended, since the caller never sees it', undefined, ['issued']],
+    ['the request carried that same session: it is the caller\'s still, and nothing is ended', 'issued', []],
+  ])("onMessage throws while the answer to initialize is read, and %s", async (_, carried, deleted) => {
+    const thrown = new Error('the caller gave up');
+    const stream = (request: SentRequest) => sse([sseEvent(NOTE), sseEvent(resultFor(request, { protocolVersion: LEGACY }))], { headers: { 'mcp-session-id': 'issued' } });
+    const { fetch, sent } = scriptedFetch(withDeletes(stream));
+    const settings = settingsOf({ fetch });
+    const pending = runExchange(URL_, settings, planMessage(INITIALIZE, settings, { version: LEGACY, sessionId: carried }), {
+      onMessage: () => {
+        throw thrown;
+      },
+    });
+    await expect(pending).rejects.toBe(thrown);
+    await expect.poll(() => ended(sent)).toEqual(deleted);
+    expect(trail(sent).filter((line) => line !== 'DELETE')).toEqual(['POST initialize']);
+  });
+
   test("another request's passed-over session is none of the exchange's (only initialize's response issues one)", async () => {
     const { sent } = await exchange(REQUEST, withDeletes((request, i) => (i === 0 ? empty(307, { location: '/moved', 'mcp-session-id': 'stray' }) : json(ANSWER))));
     expect(trail(sent)).toEqual(['POST tools/call', 'POST tools/call']);

@@ -61,6 +61,20 @@ describe('what it throws', () => {
     expect([thrown.code, thrown.cause]).toEqual(['stream_failed', cause]);
   });
 
+  test('what onMessage throws while an initialize is answered: rethrown as it is, and the session that came is ended, as the caller never sees it', async () => {
+    const note = { jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'x' } };
+    const initialize = { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } };
+    const { fetch, sent } = scriptedFetch((request) =>
+      request.method === 'DELETE' ? empty(204) : sse([sseEvent(note), sseEvent(resultFor(request, { protocolVersion: '2025-11-25' }))], { headers: { 'mcp-session-id': 's-init' } }),
+    );
+    const thrown = new Error('the caller gave up');
+    const onMessage = (): void => {
+      throw thrown;
+    };
+    await expect(postJsonRpc(URL_, initialize, { fetch, onMessage })).rejects.toBe(thrown);
+    await expect.poll(() => sent.map((request) => `${request.method} ${request.headers.get('mcp-session-id')}`)).toEqual(['POST null', 'DELETE s-init']);
+  });
+
   test("an onMessage that is not a function: TypeError, nothing sent", async () => {
     const { fetch, sent } = scriptedFetch(() => empty(500));
     await expect(postJsonRpc(URL_, REQUEST, { fetch, onMessage: 'log' as never })).rejects.toThrow(new TypeError('onMessage must be a function, got "log"'));
