@@ -27,7 +27,8 @@ import {
 } from '../src/index.js';
 import { answerError, rejection } from './helpers/bodies.js';
 import { startAuthServers, type AuthServers } from './helpers/auth-servers.js';
-import { connectWithElicitation, connectWithToken, type Question } from './helpers/client-recipes.js';
+import { connectWithToken } from './helpers/client-recipes/auth.js';
+import { connectWithElicitation, type Question } from './helpers/client-recipes/elicitation.js';
 import { ELICIT_KEY, ERA_SERVERS, ERA_TOOL_NAMES, PROGRESS_LOG, type RunningEraServer } from './helpers/era-servers.js';
 import type { RecordedRequest } from './helpers/era-http.js';
 import { eventually, SERVER_MODES, startMcpServer, type McpServerOptions, type RunningMcpServer } from './helpers/mcp-server.js';
@@ -797,6 +798,24 @@ describe('a request stopped, a session lost, the client closed', () => {
     }
   });
 
+  test("2025: a call stopped by the client's own signal is aborted, and notifications/cancelled still goes out, though that signal has aborted", async () => {
+    const server = await startSubject('v1-stateful-sse');
+    try {
+      const controller = new AbortController();
+      const client = await AnswerClient.connect(server.url, { signal: controller.signal });
+      const from = server.requests.length;
+      const call = answerError(client.request('tools/call', { name: 'never', arguments: {} }));
+      await server.neverStarted(from);
+      controller.abort(new Error('the client is done'));
+      expect((await call).code).toBe('aborted');
+      await eventually(() => server.requests.slice(from).some((seen) => seen.rpcMethod === 'notifications/cancelled'), PROMPT_MS);
+      const [seenCall, cancelled] = server.requests.slice(from) as [Seen, Seen];
+      expect(paramsOf(cancelled)).toEqual({ requestId: idOf(seenCall), reason: 'aborted by the client' });
+    } finally {
+      await server.stop();
+    }
+  });
+
   test.each(CONTEXTS.filter((context) => context.server === 'sdk-modern' || context.server === 'v1-stateful-sse' || context.server === 'tmcp'))(
     'close() with a call in flight ($server, $era): the call rejects aborted at once, its stream closed; a session is DELETEd, no notifications/cancelled',
     async (context) => {
@@ -1001,21 +1020,20 @@ describe('the v1 server with an event store: a stream closed early is resumed', 
 // ---------------------------------------------------------------------------------------------
 // The client guide's recipes
 
-const RECIPES = new URL('./helpers/client-recipes.ts', import.meta.url);
+/** Each recipe a module of its own, so that what the guide shows compiles as it stands. */
+const RECIPES = ['worker', 'auth', 'elicitation'] as const;
+const recipeFile = (name: (typeof RECIPES)[number]): URL => new URL(`./helpers/client-recipes/${name}.ts`, import.meta.url);
 
 describe("the client guide's recipes", () => {
-  test('the guide shows each recipe exactly as it is type-checked and run here', () => {
-    const recipes = readFileSync(RECIPES, 'utf8');
+  test.each(RECIPES)('the guide shows the %s recipe exactly as it is type-checked and run here, its imports and all', (name) => {
+    const recipe = readFileSync(recipeFile(name), 'utf8');
     const guide = readFileSync(new URL('../docs/guides/client.md', import.meta.url), 'utf8');
-    const regions = [...recipes.matchAll(/\/\/ #region (\S+)\n([\s\S]*?)\/\/ #endregion (\S+)/g)];
-    expect(regions.map(([, name, , end]) => [name, end])).toEqual([
-      ['worker', 'worker'],
-      ['auth', 'auth'],
-      ['elicitation', 'elicitation'],
-    ]);
-    for (const [, name, code] of regions) {
-      expect(guide, `the guide's ${name!} recipe`).toContain(code!.replaceAll("'../../src/index.js'", "'sse-answer'").trimEnd());
-    }
+    const regions = [...recipe.matchAll(/\/\/ #region (\S+)\n([\s\S]*?)\/\/ #endregion (\S+)/g)];
+    expect(regions.map(([, start, , end]) => [start, end])).toEqual([[name, name]]);
+    const code = regions[0]![2]!;
+    // Everything of the module but its header comment is in the region: nothing it needs is hidden.
+    expect(recipe.slice(recipe.indexOf('// #region'))).toBe(`// #region ${name}\n${code}// #endregion ${name}\n`);
+    expect(guide, `the guide's ${name} recipe`).toContain(code.replaceAll("'../../../src/index.js'", "'sse-answer'").trimEnd());
   });
 
   describe('worker: the module Worker, bundled and run in workerd through Miniflare', () => {
@@ -1037,7 +1055,7 @@ describe("the client guide's recipes", () => {
       dir = mkdtempSync(join(tmpdir(), 'sse-answer-client-worker-'));
       // The recipe's default export alone: a Worker module exports its handlers, nothing else.
       await build({
-        stdin: { contents: `export { default } from ${JSON.stringify(fileURLToPath(RECIPES))};`, resolveDir: dir, loader: 'ts' },
+        stdin: { contents: `export { default } from ${JSON.stringify(fileURLToPath(recipeFile('worker')))};`, resolveDir: dir, loader: 'ts' },
         bundle: true,
         format: 'esm',
         platform: 'neutral',

@@ -46,3 +46,46 @@ test('the command line imports the package only through its public entry', () =>
   // And it does import it: the rule is not met by importing nothing.
   expect(sources(join(src, 'cli')).some((file) => importsOf(file).includes('../index.js'))).toBe(true);
 });
+
+/** The rows of the architecture guide's table of files: the files each row names, and its "depends on" cell. */
+function architectureRows(): { readonly files: readonly string[]; readonly dependsOn: string }[] {
+  const guide = readFileSync(fileURLToPath(new URL('../docs/guides/architecture.md', import.meta.url)), 'utf8');
+  return guide
+    .split('\n')
+    .filter((line) => line.startsWith('| `src/'))
+    .map((line) => {
+      const [named = '', , dependsOn = ''] = line.slice(1).split(' | ');
+      // `src/cli/read.ts`, `events.ts`: the later names are in the first one's folder.
+      const names = [...named.matchAll(/`([^`]+)`/g)].map((match) => match[1]!);
+      const folder = names[0]!.slice(0, names[0]!.lastIndexOf('/') + 1);
+      return { files: names.map((name) => (name.startsWith('src/') ? name : folder + name)), dependsOn };
+    });
+}
+
+test("the architecture guide's table names every source file, and no file that is gone", () => {
+  const named = architectureRows().flatMap((row) => row.files);
+  const files = sources(src).map((file) => `src/${relative(src, file)}`);
+  expect(files.filter((file) => !named.includes(file))).toEqual([]);
+  expect(named.filter((file) => !files.includes(file))).toEqual([]);
+});
+
+test("each row of the architecture guide's table for one file of the four layers names exactly what that file imports", () => {
+  const wrong: string[] = [];
+  for (const { files, dependsOn } of architectureRows()) {
+    const [file] = files;
+    if (files.length !== 1 || !LAYERS.includes(file!.split('/')[1]!)) continue;
+    const text = readFileSync(join(src, '..', file!), 'utf8');
+    // Each module imported, marked "(types)" when every import of it is `import type`.
+    const imported = new Map<string, boolean>();
+    for (const match of text.matchAll(/^(import|export)\b([^;]*?)\bfrom\s+'([^']+)'/gms)) {
+      const name = match[3]!.slice(match[3]!.lastIndexOf('/') + 1).replace(/\.js$/, '');
+      imported.set(name, (imported.get(name) ?? true) && /^(import|export)\s+type\b/.test(match[0]));
+    }
+    const importedNames = [...imported].map(([name, typesOnly]) => (typesOnly ? `${name} (types)` : name));
+    const stated = [...dependsOn.matchAll(/`([^`]+)`( \(types\))?/g)].map((match) => match[1]! + (match[2] ?? ''));
+    const unstated = importedNames.filter((name) => !stated.includes(name));
+    const stale = stated.filter((name) => !importedNames.includes(name));
+    if (unstated.length + stale.length > 0) wrong.push(`${file}: imports but does not name ${unstated.join(', ') || '-'}; names but does not import ${stale.join(', ') || '-'}`);
+  }
+  expect(wrong).toEqual([]);
+});

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { AnswerClient, type JsonValue, type NegotiatedBy } from '../index.js';
+import { AnswerClient, type JsonObject, type JsonValue, type NegotiatedBy } from '../index.js';
 import type { ClientSettings } from './client-options.js';
 import { AlsoFailed } from './also-failed.js';
 import { printFailure, printJson, printNote, printPassedOver } from './output.js';
@@ -14,7 +14,7 @@ import { UsageError } from './usage-error.js';
 /** What `call` is given. */
 export interface CallCommand extends ClientSettings {
   readonly method: string;
-  readonly params: JsonValue | undefined;
+  readonly params: JsonObject | JsonValue[] | undefined;
   /** `--protocol-version`: the one version to speak. */
   readonly pinned: string | undefined;
   /** `false` for `--no-initialize`: no `server/discover`, no `initialize`. */
@@ -39,7 +39,7 @@ export async function call(command: CallCommand): Promise<void> {
       throw new UsageError('PARAMS_JSON must be a JSON object in the 2026-07-28 era: the request carries its _meta there');
     }
     printNote(eraLine(client, pinned !== undefined, handshake));
-    printJson(await client.request(command.method, command.params as Parameters<AnswerClient['request']>[1], { onMessage: printPassedOver }));
+    printJson(await client.request(command.method, command.params, { onMessage: printPassedOver }));
   } catch (error) {
     failure = error;
   }

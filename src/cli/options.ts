@@ -4,7 +4,7 @@
  * @module
  */
 
-import { MIN_SECRET_LENGTH, quoteText, type JsonRpcRequestId, type JsonValue } from '../index.js';
+import { MIN_SECRET_LENGTH, quoteText, type JsonObject, type JsonRpcRequestId, type JsonValue } from '../index.js';
 import { UsageError } from './usage-error.js';
 
 /** `--max-bytes N`: a whole number of bytes, or `Infinity`. */
@@ -84,7 +84,7 @@ export function checkSecretLength(value: string, what: string): void {
 }
 
 /** `PARAMS_JSON`: a JSON object or array, as JSON-RPC params must be. */
-export function parseParams(text: string | undefined): JsonValue | undefined {
+export function parseParams(text: string | undefined): JsonObject | JsonValue[] | undefined {
   if (text === undefined) return undefined;
   let parsed: unknown;
   try {
@@ -93,7 +93,7 @@ export function parseParams(text: string | undefined): JsonValue | undefined {
     throw new UsageError(`PARAMS_JSON is not JSON: ${quoteText(text)}`);
   }
   if (typeof parsed !== 'object' || parsed === null) throw new UsageError('PARAMS_JSON must be a JSON object or array');
-  return parsed as JsonValue;
+  return parsed as JsonObject | JsonValue[];
 }
 
 /** `URL`: an http or https URL; `missing` is the usage line when there is none. */

@@ -181,11 +181,12 @@ export class AnswerClient {
    * Sends the request `method` with `params` and returns its answer, exactly as parsed: a
    * result or a JSON-RPC error response. Messages passed over before it go to `onMessage`. An
    * `input_required` result is answered by `onInputRequired` and the request re-issued (2026).
+   * @param params An object; in 2026-07-28 the request's `_meta` goes there. A 2025 request may carry an array.
    * @throws {@link AnswerError} for a failed exchange (`invalid_tool`, `http_status`, …);
    *   `TypeError` for bad arguments (params must be an object in 2026-07-28); whatever
    *   `onMessage` or `onInputRequired` throws, as it is.
    */
-  async request(method: string, params?: JsonObject, options: AnswerClientRequestOptions = {}): Promise<JsonRpcResponse> {
+  async request(method: string, params?: JsonObject | JsonValue[], options: AnswerClientRequestOptions = {}): Promise<JsonRpcResponse> {
     checkType('method', method, 'string');
     const signal = checkSignal('signal', options.signal);
     const { onMessage } = options;
@@ -207,7 +208,8 @@ export class AnswerClient {
       const unfollow = followAborts(during, [signal, this.#closing.signal]);
       try {
         // A handler that ignores its signal cannot hold the request past its abort, nor past close().
-        current = retryParams(current, await untilAborted(answerInputRequests(asked, handler, during.signal), during.signal), asked);
+        // Only a 2026 request is re-issued, and its params are an object (an array is refused there).
+        current = retryParams(objectOf(current), await untilAborted(answerInputRequests(asked, handler, during.signal), during.signal), asked);
       } catch (error) {
         throw during.signal.aborted ? this.#stopped(during.signal) : error;
       } finally {
@@ -220,7 +222,7 @@ export class AnswerClient {
    * Sends the notification `method` with `params`; resolves once the server accepted it.
    * @throws {@link AnswerError} for a failed exchange.
    */
-  async notify(method: string, params?: JsonObject, options: Pick<AnswerClientRequestOptions, 'signal'> = {}): Promise<void> {
+  async notify(method: string, params?: JsonObject | JsonValue[], options: Pick<AnswerClientRequestOptions, 'signal'> = {}): Promise<void> {
     checkType('method', method, 'string');
     const signal = checkSignal('signal', options.signal);
     this.#checkOpen();
@@ -251,7 +253,7 @@ export class AnswerClient {
 
   /** The error of a request its signal (or `close()`) stopped where no exchange was running. */
   #stopped(signal: AbortSignal): Error {
-    return answerError(stopped(signal.reason, nothingRead(this.#settings.maxBytes), 'the exchange'));
+    return answerError(stopped(signal.reason, nothingRead(this.#settings.maxBytes), 'the exchange'), this.#settings.secrets);
   }
 
   #checkOpen(): void {
@@ -261,7 +263,7 @@ export class AnswerClient {
   /** One exchange of a request: its id (the next of the caller's, unless given), its tool headers (2026 `tools/call`), its era's plan. */
   async #exchange(
     method: string,
-    params: JsonObject | undefined,
+    params: JsonObject | JsonValue[] | undefined,
     signal: AbortSignal | undefined,
     onMessage: ((message: JsonRpcMessage) => void) | undefined,
     given?: string,
@@ -323,11 +325,14 @@ export class AnswerClient {
     return answerError(outcome.failure, this.#settings.secrets);
   }
 
-  /** Tells a 2025 server a request was cancelled; best effort, with its own deadline. */
+  /**
+   * Tells a 2025 server a request was cancelled; best effort, with its own deadline, and not
+   * under the client's signal, which may be the very abort it reports.
+   */
   #cancel(requestId: JsonRpcRequestId, failure: Failure): void {
     const reason = failure.code === 'timeout' ? 'timed out' : 'aborted by the client';
     const message = { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId, reason } };
-    void runExchange(this.#url, this.#settings, this.#plan(message, undefined)).catch(() => undefined);
+    void runExchange(this.#url, { ...this.#settings, signal: undefined }, this.#plan(message, undefined)).catch(() => undefined);
   }
 }
 

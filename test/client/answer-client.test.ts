@@ -183,8 +183,16 @@ describe('requests', () => {
     await expect(client.request(5 as never)).rejects.toThrow(new TypeError('method must be a string, got 5'));
     await expect(client.request('m', {}, { onMessage: 'x' as never })).rejects.toThrow(new TypeError('onMessage must be a function, got "x"'));
     await expect(client.request('m', {}, { signal: {} as never })).rejects.toThrow(new TypeError('signal must be an AbortSignal, got [object Object]'));
-    await expect(client.request('m', [1] as never)).rejects.toThrow(/^params must be an object in the 2026-07-28 era/);
+    await expect(client.request('m', [1])).rejects.toThrow(/^params must be an object in the 2026-07-28 era/);
     expect(sent).toHaveLength(handshakes);
+  });
+
+  test('2025: array params, as JSON-RPC allows, are sent as given, in a request and in a notification', async () => {
+    const { client, sent, handshakes } = await connected('legacy', (request) => (request.body?.['id'] === undefined ? empty(202) : json(resultFor(request, {}))));
+    const params = [1, 'two', { three: 3 }];
+    await client.request('m', params);
+    await client.notify('n', params);
+    expect(after(sent, handshakes).map((request) => request.body?.['params'])).toEqual([params, params]);
   });
 
   test('notify: a notification, resolved once accepted; a refusal is http_status', async () => {
@@ -457,6 +465,23 @@ describe('MRTR (2026-07-28): input_required answered and re-issued', () => {
     else void client.close();
     const error = await pending;
     expect(error.code).toBe('aborted');
+  });
+
+  test.each(['before the request began', 'while the handler answers'])('a stop %s whose reason quotes the Authorization sent: redacted in the message', async (when) => {
+    const token = 'tok-0123456789abcdef';
+    const { client } = await connected('modern', (request) => json(resultFor(request, inputRequired())), {
+      headers: { authorization: `Bearer ${token}` },
+      onInputRequired: () => new Promise(() => {}),
+    });
+    const controller = new AbortController();
+    const stop = (): void => controller.abort(new Error(`gave up: Authorization: Bearer ${token}`));
+    if (when === 'before the request began') stop();
+    const pending = answerError(client.request('prompts/get', { name: 'x' }, { signal: controller.signal }));
+    if (when !== 'before the request began') setTimeout(stop, 20);
+    const error = await pending;
+    expect(error.code).toBe('aborted');
+    expect(error.message).not.toContain(token.slice(0, 8));
+    expect(error.message).toContain('[redacted]');
   });
 
   test("what the handler throws is the request's error, as it is", async () => {
