@@ -19,7 +19,7 @@ export interface Question {
  * result, and a 2025 server request on the call's stream.
  */
 export function elicitation(ask: (question: Question, signal: AbortSignal) => Promise<JsonObject | undefined>): InputRequestHandler {
-  return async (request, { signal }) => {
+  return async (request, { signal }): Promise<JsonObject> => {
     if (request.method !== 'elicitation/create') throw new Error(`this client does not answer ${request.method}`);
     const message = request.params?.['message'];
     const question = { message: typeof message === 'string' ? message : '', requestedSchema: request.params?.['requestedSchema'] };
