@@ -104,6 +104,30 @@ describe('onRequestStreamEnd', () => {
     expect(isAnswerError(await pending)).toBe(true);
     expect(ended).toBe(0);
   });
+
+  test('one that is not a function is a TypeError before anything is sent', async () => {
+    const { fetch, sent } = recording(answerTo);
+    const transport = new AnswerTransport('http://x.test/mcp', { fetch });
+    await expect(transport.send(call(1, 'x'), { onRequestStreamEnd: 'x' as never })).rejects.toThrow(new TypeError('onRequestStreamEnd must be a function, got "x"'));
+    expect(sent).toEqual([]);
+  });
+});
+
+test.each([
+  ['an object with no prototype', () => Object.create(null) as unknown, '[object Object]'],
+  ['an object whose toString throws', () => ({ toString: () => { throw new Error('no string'); } }), '[object Object]'],
+  ['a symbol', () => Symbol('s'), 'Symbol(s)'],
+] as const)("what onmessage throws goes to onerror as an Error, whatever it is (%s), and the send resolves", async (_, make, text) => {
+  const { fetch } = recording(answerTo);
+  const transport = new AnswerTransport('http://x.test/mcp', { fetch });
+  const thrown = make();
+  const reported: Error[] = [];
+  transport.onmessage = () => {
+    throw thrown;
+  };
+  transport.onerror = (error) => reported.push(error);
+  await transport.send(call(1, 'x'));
+  expect(reported.map((error) => [error instanceof Error, error.message, error.cause === thrown])).toEqual([[true, text, true]]);
 });
 
 test("per-send headers go on that POST alone, over the transport's own", async () => {

@@ -472,7 +472,7 @@ describe('bad arguments', () => {
     );
     const invalidTool = toolWith('t', { a: ['A', 'number'], b: ['a', 'string'] });
     expect(bad(call('t', { a: 1 }), { tool: invalidTool })).toThrow(TypeError);
-    expect(bad(call('t', { a: 1 }), { tool: invalidTool })).toThrow(/^options\.tool must be a tool with valid x-mcp-header annotations \(\/inputSchema\/properties\/a\/x-mcp-header: .* and 1 more\), got "t"$/);
+    expect(bad(call('t', { a: 1 }), { tool: invalidTool })).toThrow(/^options\.tool must be a tool with valid x-mcp-header annotations \("\/inputSchema\/properties\/a\/x-mcp-header: .*" and 1 more\), got "t"$/);
   });
 
   test('arguments: an object, each of its parameter type', () => {
@@ -481,26 +481,58 @@ describe('bad arguments', () => {
     expect(bad({ ...call('t'), params: { name: 't', arguments: 'x', _meta: META } }, { tool })).toThrow(
       new TypeError('message.params.arguments must be an object, got "x"'),
     );
-    expect(bad(args({ s: 42 }), { tool })).toThrow(new TypeError('message.params.arguments.s must be a string, got 42'));
+    expect(bad(args({ s: 42 }), { tool })).toThrow(new TypeError('message.params.arguments["s"] must be a string, got 42'));
     expect(bad(args({ s: 'lone\udfff' }), { tool })).toThrow(TypeError);
-    expect(bad(args({ i: '42' }), { tool })).toThrow(new TypeError('message.params.arguments.i must be an integer, got "42"'));
-    expect(bad(args({ i: 1.5 }), { tool })).toThrow(new TypeError('message.params.arguments.i must be an integer, got 1.5'));
+    expect(bad(args({ i: '42' }), { tool })).toThrow(new TypeError('message.params.arguments["i"] must be an integer, got "42"'));
+    expect(bad(args({ i: 1.5 }), { tool })).toThrow(new TypeError('message.params.arguments["i"] must be an integer, got 1.5'));
     expect(bad(args({ i: NaN }), { tool })).toThrow(TypeError);
     expect(bad(args({ i: Infinity }), { tool })).toThrow(TypeError);
     expect(bad(args({ i: 10n }), { tool })).toThrow(TypeError);
-    expect(bad(args({ b: 'true' }), { tool })).toThrow(new TypeError('message.params.arguments.b must be a boolean, got "true"'));
+    expect(bad(args({ b: 'true' }), { tool })).toThrow(new TypeError('message.params.arguments["b"] must be a boolean, got "true"'));
     expect(bad(args({ b: 1 }), { tool })).toThrow(TypeError);
   });
 
   test.each([[2 ** 53], [-(2 ** 53)], [1e21], [Number.MAX_VALUE]])('an integer argument of %s, outside the safe range, is a RangeError', (value) => {
     const tool = toolWith('t', { i: ['I', 'integer'] });
     expect(bad(call('t', { i: value }), { tool })).toThrow(RangeError);
-    expect(bad(call('t', { i: value }), { tool })).toThrow('message.params.arguments.i must be an integer from -(2^53 - 1) to 2^53 - 1');
+    expect(bad(call('t', { i: value }), { tool })).toThrow('message.params.arguments["i"] must be an integer from -(2^53 - 1) to 2^53 - 1');
   });
 
-  test('a path that is not an identifier is quoted in the error', () => {
+  test("each key of an argument's path is quoted in the error", () => {
     const tool = { name: 't', inputSchema: { properties: { 'a-b': { properties: { '0': { type: 'boolean', 'x-mcp-header': 'X' } } } } } };
     expect(bad(call('t', { 'a-b': { '0': 'yes' } }), { tool })).toThrow(new TypeError('message.params.arguments["a-b"]["0"] must be a boolean, got "yes"'));
+  });
+
+  test("the schema's keys, a server's text, are quoted bounded and escaped: in an argument's path and in a tool's reasons", () => {
+    const hostile = `\u001b[2J\u202e${'k'.repeat(1_000_000)}`;
+    const unsafe = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e]/;
+    const argument = { name: 't', inputSchema: { properties: { [hostile]: { type: 'integer', 'x-mcp-header': 'A' } } } };
+    const wrongType = (): unknown => mcpRequestHeaders(call('t', { [hostile]: 'x' }), { tool: argument });
+    expect(wrongType).toThrow(TypeError);
+    expect(wrongType).toThrow(/^message\.params\.arguments\["\\u001b\[2J\\u202ek+…"\] must be an integer, got "x"$/);
+    const invalidTool = { name: 't', inputSchema: { properties: { [hostile]: { type: 'number', 'x-mcp-header': 'A' } } } };
+    const invalid = (): unknown => mcpRequestHeaders(call('t', {}), { tool: invalidTool });
+    expect(invalid).toThrow(/^options\.tool must be a tool with valid x-mcp-header annotations \("\/inputSchema\/properties\/\\u001b\[2J\\u202ek+…"\), got "t"$/);
+    for (const thrown of [wrongType, invalid]) {
+      const message = (() => {
+        try {
+          thrown();
+        } catch (error) {
+          return (error as Error).message;
+        }
+        return '';
+      })();
+      expect(message.length).toBeLessThan(200);
+      expect(message).not.toMatch(unsafe);
+    }
+  });
+
+  test("a deep argument's path shows its last three keys", () => {
+    const nest = (keys: readonly string[], leaf: object): object => keys.reduceRight<object>((inner, key) => ({ properties: { [key]: inner } }), leaf);
+    const keys = ['a', 'b', 'c', 'd', 'e'];
+    const tool = { name: 't', inputSchema: nest(keys, { type: 'boolean', 'x-mcp-header': 'Deep' }) };
+    const args = keys.reduceRight<unknown>((inner, key) => ({ [key]: inner }), 'yes');
+    expect(bad(call('t', args as Record<string, unknown>), { tool })).toThrow(new TypeError('message.params.arguments…["c"]["d"]["e"] must be a boolean, got "yes"'));
   });
 
   test('the codec and the validator check their arguments', () => {

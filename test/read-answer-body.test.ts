@@ -121,6 +121,32 @@ describe('readAnswerBody: every exit releases an iterable source', () => {
     expect(refused.destroyed).toBe(true);
   });
 
+  test("a source whose destroy getter throws: the answer read stands, an abort is aborted, and nothing throws later", async () => {
+    const uncaught: unknown[] = [];
+    const onUncaught = (error: unknown): void => void uncaught.push(error);
+    process.on('uncaughtException', onUncaught);
+    try {
+      const hostile = (chunks: readonly string[], endless: boolean): AsyncIterable<Uint8Array> => ({
+        async *[Symbol.asyncIterator]() {
+          for (const chunk of chunks) yield bytes(chunk);
+          if (endless) await new Promise(() => {});
+        },
+        get destroy(): never {
+          throw new Error('destroy getter');
+        },
+      } as AsyncIterable<Uint8Array>);
+      expect(await readAnswerBody(hostile([ANSWER, NOTE], false), 'text/event-stream')).toStrictEqual(ANSWER_VALUE);
+      const controller = new AbortController();
+      const pending = answerError(readAnswerBody(hostile([NOTE], true), 'text/event-stream', { signal: controller.signal }));
+      setTimeout(() => controller.abort(), 10);
+      expect((await pending).code).toBe('aborted');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(uncaught).toEqual([]);
+    } finally {
+      process.off('uncaughtException', onUncaught);
+    }
+  });
+
   test('an abort while the iterator hangs: aborted at once, the iterator returned', async () => {
     const { iterable, record } = recordedIterable([NOTE], { endless: true });
     const controller = new AbortController();

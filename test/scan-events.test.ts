@@ -153,6 +153,13 @@ describe('scanEvents releases the source on every early exit', () => {
     expect(source.pulls).toBe(0);
     expect(source.cancelled).toBe(true);
   });
+
+  test('an already-aborted signal and a loop never run: the source is cancelled all the same, with the reason', async () => {
+    const source = sourceBody(['data: 1\n\n']);
+    scanEvents(source.body, { signal: AbortSignal.abort('no') });
+    expect(await source.released).toBe('cancelled');
+    expect([source.pulls, source.cancelReason]).toEqual([0, 'no']);
+  });
 });
 
 describe('scanEvents: faults reach the loop', () => {

@@ -53,3 +53,31 @@ describe('Secrets.addHeaders: each value a header was given', () => {
     expect(secrets.redact('saw FirstKey-0123456789; then SecondKey-0123456789, tok-0123456789')).toBe(`saw ${REDACTED}; then ${REDACTED}, ${REDACTED}`);
   });
 });
+
+describe('Secrets.redactValue: what it is given that is no tree', () => {
+  const secret = 'tok-0123456789abcdef';
+  const secrets = (): Secrets => {
+    const made = new Secrets();
+    made.add(secret);
+    return made;
+  };
+
+  test('a value met twice (no cycle) is redacted in both places', () => {
+    const shared = { said: `reflected ${secret}` };
+    const out = secrets().redactValue({ a: shared, b: [shared] });
+    expect(out.a).toEqual({ said: `reflected ${REDACTED}` });
+    expect(out.b[0]).toEqual(out.a);
+    expect(shared.said).toBe(`reflected ${secret}`);
+  });
+
+  test('a cycle ends: everything before it redacted, the reference that closes it left as it was', () => {
+    const inner: Record<string, unknown> = { said: `inner ${secret}` };
+    const outer: Record<string, unknown> = { said: `outer ${secret}`, inner };
+    inner['back'] = outer;
+    const out = secrets().redactValue(outer);
+    expect(out['said']).toBe(`outer ${REDACTED}`);
+    expect(out['inner']).toEqual({ said: `inner ${REDACTED}`, back: outer });
+    expect((out['inner'] as Record<string, unknown>)['back']).toBe(outer);
+    expect(outer['said']).toBe(`outer ${secret}`);
+  });
+});

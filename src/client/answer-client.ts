@@ -7,7 +7,7 @@
  */
 
 import { checkSignal, followAborts, ownController } from '../drivers/abort-watch.js';
-import { checkType, checkUrl, invalid } from '../vocabulary/check-argument.js';
+import { checkType, checkUrl, invalid, optionsObject } from '../vocabulary/check-argument.js';
 import { answerError, nothingRead, stopped, type Failure } from '../vocabulary/failure.js';
 import { objectOf, type JsonObject, type JsonRpcMessage, type JsonRpcRequestId, type JsonRpcResponse, type JsonValue } from '../vocabulary/json-rpc.js';
 import { endAbandonedSession, endSession, sessionAfterRefusal, sessionIssued } from './end-session.js';
@@ -186,10 +186,10 @@ export class AnswerClient {
    *   `TypeError` for bad arguments (params must be an object in 2026-07-28); whatever
    *   `onMessage` or `onInputRequired` throws, as it is.
    */
-  async request(method: string, params?: JsonObject | JsonValue[], options: AnswerClientRequestOptions = {}): Promise<JsonRpcResponse> {
+  async request(method: string, params?: JsonObject | JsonValue[], options?: AnswerClientRequestOptions): Promise<JsonRpcResponse> {
     checkType('method', method, 'string');
-    const signal = checkSignal('signal', options.signal);
-    const { onMessage } = options;
+    const { signal: given, onMessage } = optionsObject(options) as AnswerClientRequestOptions;
+    const signal = checkSignal('signal', given);
     if (onMessage !== undefined) checkType('onMessage', onMessage, 'function');
     this.#checkOpen();
     if (method === STANDING_STREAM_METHOD) throw answerError(standingStreamRefused('AnswerClient'));
@@ -222,9 +222,9 @@ export class AnswerClient {
    * Sends the notification `method` with `params`; resolves once the server accepted it.
    * @throws {@link AnswerError} for a failed exchange.
    */
-  async notify(method: string, params?: JsonObject | JsonValue[], options: Pick<AnswerClientRequestOptions, 'signal'> = {}): Promise<void> {
+  async notify(method: string, params?: JsonObject | JsonValue[], options?: Pick<AnswerClientRequestOptions, 'signal'>): Promise<void> {
     checkType('method', method, 'string');
-    const signal = checkSignal('signal', options.signal);
+    const signal = checkSignal('signal', (optionsObject(options) as AnswerClientRequestOptions).signal);
     this.#checkOpen();
     const message = requestMessage(undefined, method, params, this.era, this.protocolVersion, this.#identity);
     const outcome = await runExchange(this.#url, this.#settings, this.#plan(message, undefined), { signals: [this.#closing.signal, signal] });
@@ -238,8 +238,8 @@ export class AnswerClient {
    *   `undefined` when there was no session to end.
    * @throws {@link AnswerError} when the DELETE failed; the client is closed all the same.
    */
-  async close(options: { readonly signal?: AbortSignal | undefined } = {}): Promise<number | undefined> {
-    const signal = checkSignal('signal', options.signal);
+  async close(options?: { readonly signal?: AbortSignal | undefined }): Promise<number | undefined> {
+    const signal = checkSignal('signal', (optionsObject(options) as AnswerClientRequestOptions).signal);
     if (this.#closed) return undefined;
     this.#closed = true;
     this.#closing.abort(new Error(CLOSED));
@@ -332,7 +332,7 @@ export class AnswerClient {
   #cancel(requestId: JsonRpcRequestId, failure: Failure): void {
     const reason = failure.code === 'timeout' ? 'timed out' : 'aborted by the client';
     const message = { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId, reason } };
-    void runExchange(this.#url, { ...this.#settings, signal: undefined }, this.#plan(message, undefined)).catch(() => undefined);
+    void runExchange(this.#url, { ...this.#settings, signal: undefined }, this.#plan(message, undefined)); // never rejects: there is no onMessage
   }
 }
 

@@ -8,7 +8,8 @@
  */
 
 import { checkSignal, ownController, type OwnController } from '../drivers/abort-watch.js';
-import { checkUrl } from '../vocabulary/check-argument.js';
+import { checkType, checkUrl } from '../vocabulary/check-argument.js';
+import { valueText } from '../vocabulary/describe-value.js';
 import { answerError } from '../vocabulary/failure.js';
 import type { JsonRpcMessage } from '../vocabulary/json-rpc.js';
 import { endAbandonedSession, endSession, sessionAfterRefusal, sessionIssued } from './end-session.js';
@@ -180,6 +181,7 @@ export class AnswerTransport {
     const { requestSignal, signal, onRequestStreamEnd, headers } = options ?? {};
     checkSignal('requestSignal', requestSignal);
     checkSignal('signal', signal);
+    if (onRequestStreamEnd !== undefined) checkType('onRequestStreamEnd', onRequestStreamEnd, 'function');
     const settings = this.#settings;
     // The version a message declares decides its era (the MCP client settled it); else the one set.
     const planned = planMessage(message, settings, {
@@ -299,7 +301,8 @@ export class AnswerTransport {
   }
 
   #report(error: unknown): void {
-    this.onerror?.(error instanceof Error ? error : new Error(String(error), { cause: error }));
+    // What onmessage threw may be anything, even a value whose String() throws: told as a value is, which never throws.
+    this.onerror?.(error instanceof Error ? error : new Error(valueText(error), { cause: error }));
   }
 }
 

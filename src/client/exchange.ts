@@ -201,8 +201,8 @@ export async function runExchange(url: string | URL, settings: ExchangeSettings,
   } catch (error) {
     // What onMessage threw goes up instead of an outcome, so the caller never sees the session
     // its `initialize` was given: that one is ended here too, unless the request carried it.
-    if (planned.method === 'initialize' && kept && kept !== planned.sessionId) aside.add(kept);
-    kept = null;
+    if (planned.method === 'initialize' && kept) aside.add(kept);
+    kept = planned.sessionId;
     throw error;
   } finally {
     deadline.dispose();

@@ -6,7 +6,7 @@
  */
 
 import { checkType, invalid, optionsObject } from '../vocabulary/check-argument.js';
-import { describeValue } from '../vocabulary/describe-value.js';
+import { describeValue, quoteText } from '../vocabulary/describe-value.js';
 import { PROTOCOL_VERSION_META } from './era.js';
 import { encodeValue, plainValue } from './mcp-header-value.js';
 import { isRecord, ownValue } from '../vocabulary/json-rpc.js';
@@ -115,7 +115,8 @@ function paramHeaders(method: string, params: Record<string, unknown> | undefine
   const check = checkMcpHeaderParams(tool);
   if (!check.valid) {
     const more = check.reasons.length > 1 ? ` and ${check.reasons.length - 1} more` : '';
-    throw invalid('options.tool', `a tool with valid x-mcp-header annotations (${check.reasons[0]}${more})`, toolName);
+    // A reason holds the schema's own keys, as a server may have written them: quoted, bounded.
+    throw invalid('options.tool', `a tool with valid x-mcp-header annotations (${quoteText(check.reasons[0]!)}${more})`, toolName);
   }
   const args = params === undefined ? undefined : ownValue(params, 'arguments');
   if (args === undefined) return [];
@@ -142,7 +143,10 @@ function valueAt(args: Record<string, unknown>, path: readonly string[]): unknow
 
 /** "Type conversion", then "Value Encoding": the header value of one argument. */
 function headerValue(param: McpHeaderParam, value: unknown): string {
-  const name = `message.params.arguments${param.path.map((key) => (/^[A-Za-z_$][\w$]*$/.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`)).join('')}`;
+  // The path's keys are the schema's, as a server may have written them: each quoted as its text
+  // is, and of a deeper path only the last three.
+  const keys = param.path.map((key) => `[${quoteText(key)}]`);
+  const name = `message.params.arguments${keys.length > 3 ? '…' : ''}${keys.slice(-3).join('')}`;
   switch (param.type) {
     case 'string':
       return encodeValue(name, value);

@@ -174,7 +174,7 @@ async function initialize(url: string | URL, settings: ExchangeSettings, identit
   if (result === undefined || typeof answered !== 'string') return failed(notAccepted(outcome.answer, settings), undefined);
   // Only a 2025 version (a date before 2026-07-28) is accepted: it goes back in a header, which no other text could be.
   if (!isProtocolVersion(answered) || eraOf(answered) !== 'legacy') {
-    const message = said`the server did not accept initialize: it answered protocol version ${serverText(answered)}, which is no 2025-era version`;
+    const message = said`the server answered initialize with protocol version ${serverText(answered)}, which is no 2025-era version`;
     return failed(negotiationFailed(message, outcome.answer, settings.maxBytes), undefined);
   }
   if (exact && answered !== version) {

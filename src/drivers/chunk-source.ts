@@ -10,7 +10,7 @@
  * @module
  */
 
-import { abortReason, watchAbort } from './abort-watch.js';
+import { abortReason, isAborted, watchAbort } from './abort-watch.js';
 import { invalid } from '../vocabulary/check-argument.js';
 
 /** A body the adapters read: a web `ReadableStream` of bytes or any async iterable of them. */
@@ -80,6 +80,8 @@ class PulledChunks implements Chunks {
     this.#puller = puller;
     this.#unwatch = signal === undefined ? undefined : watchAbort(signal, () => this.#release(abortReason(signal)));
     this.#pace = signal === undefined ? undefined : pacer();
+    // A watch hears only an abort to come: a source opened under one already done is released now.
+    if (signal !== undefined && isAborted(signal)) this.#release(abortReason(signal));
   }
 
   // A plain method, not an async one: one promise a chunk, not two.
@@ -232,8 +234,11 @@ class IterablePuller implements Puller {
     const iterable = this.#iterable;
     // Even an iterator never read is returned: an async generator then never starts.
     observe(() => (this.#iterator ??= iterable[Symbol.asyncIterator]()).return?.());
-    const destroy = (iterable as { destroy?: unknown }).destroy;
-    if (typeof destroy === 'function') observe(() => destroy.call(iterable));
+    // Its `destroy` read inside the step too: a getter that throws is one more release that failed.
+    observe(() => {
+      const destroy = (iterable as { destroy?: unknown }).destroy;
+      return typeof destroy === 'function' ? destroy.call(iterable) : undefined;
+    });
   }
 
   unlock(): void {}

@@ -5,10 +5,11 @@
  */
 
 /**
- * A copy of the JSON tree `value` (no cycles: it came from `JSON.parse` or this package) with
- * `map` applied to every string, and to the keys of the objects below its top (the top's keys are
- * the package's names; those below, the server's), where anything changed (the rest shared).
- * Built bottom-up with an explicit stack, so no depth of nesting can overflow the stack.
+ * A copy of the JSON tree `value` (it came from `JSON.parse` or this package) with `map` applied
+ * to every string, and to the keys of the objects below its top (the top's keys are the package's
+ * names; those below, the server's), where anything changed (the rest shared). Built bottom-up
+ * with an explicit stack, so no depth of nesting can overflow the stack; a value that is no tree
+ * (a caller's, with a cycle) ends, the reference that closes the cycle kept as it was.
  */
 export function mapStrings<T>(value: T, map: (text: string) => string): T {
   if (typeof value === 'string') return map(value) as T;
@@ -21,6 +22,9 @@ export function mapStrings<T>(value: T, map: (text: string) => string): T {
     const entries = Object.entries(top.node) as [string, unknown][];
     if (!top.expanded) {
       top.expanded = true;
+      // Itself until its children are mapped: a value that is no tree (a child is its ancestor)
+      // ends, that reference left as it was.
+      done.set(top.node, top.node);
       for (const [, child] of entries) {
         if (typeof child === 'object' && child !== null && !done.has(child)) stack.push({ node: child, expanded: false });
       }

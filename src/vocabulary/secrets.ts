@@ -221,7 +221,8 @@ export class Secrets {
    * `value` with every secret redacted from its strings, and from the keys of the objects below
    * its top (a detail's own keys are the package's names; an answer's, the server's), as a copy
    * where anything changed (the rest shared): for the JSON data an error carries. No recursion,
-   * so no depth of nesting can overflow the stack.
+   * so no depth of nesting can overflow the stack. A value that is no tree ends too: what comes
+   * before a cycle is redacted, and the reference that closes it is left as it was.
    */
   redactValue<T>(value: T): T {
     if (this.#forms.length === 0) return value;

@@ -184,6 +184,9 @@ describe('requests', () => {
     await expect(client.request('m', {}, { onMessage: 'x' as never })).rejects.toThrow(new TypeError('onMessage must be a function, got "x"'));
     await expect(client.request('m', {}, { signal: {} as never })).rejects.toThrow(new TypeError('signal must be an AbortSignal, got [object Object]'));
     await expect(client.request('m', [1])).rejects.toThrow(/^params must be an object in the 2026-07-28 era/);
+    await expect(client.request('m', {}, null as never)).rejects.toThrow(new TypeError('options must be an object, got null'));
+    await expect(client.notify('m', {}, 5 as never)).rejects.toThrow(new TypeError('options must be an object, got 5'));
+    await expect(client.close(null as never)).rejects.toThrow(new TypeError('options must be an object, got null'));
     expect(sent).toHaveLength(handshakes);
   });
 

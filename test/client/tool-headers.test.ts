@@ -148,7 +148,7 @@ test(`a cursor that never ends stops after ${MAX_TOOL_PAGES} pages`, async () =>
 
 test("an argument of another type than its parameter's is the caller's TypeError", async () => {
   const { headers } = pagesOf({ first: page([tool('a', 'Count', 'integer')]) });
-  await expect(headers.headersFor(call('a', { region: 'three' }), undefined)).rejects.toThrow(new TypeError('message.params.arguments.region must be an integer, got "three"'));
+  await expect(headers.headersFor(call('a', { region: 'three' }), undefined)).rejects.toThrow(new TypeError('message.params.arguments["region"] must be an integer, got "three"'));
 });
 
 test("each page is read within the call's signal", async () => {
