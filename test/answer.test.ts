@@ -39,6 +39,14 @@ describe('answerStart', () => {
     expect(() => answerStart({ format: 'json', maxBytes: bad as never })).toThrow(type);
     expect(() => answerStart({ format: 'event-stream', maxBytes: bad as never })).toThrow(type);
   });
+
+  test('options are checked: an object, a format it reads, a request id by the one rule', () => {
+    expect(() => answerStart(null as never)).toThrow(new TypeError('options must be an object, got null'));
+    expect(() => answerStart({} as never)).toThrow(new TypeError('options.format must be "json" or "event-stream", got undefined'));
+    expect(() => answerStart({ format: 'xml' as never })).toThrow(new TypeError('options.format must be "json" or "event-stream", got "xml"'));
+    expect(() => answerStart({ format: 'json', requestId: {} as never })).toThrow(new TypeError('options.requestId must be a string or a number, got [object Object]'));
+    expect(() => answerStart({ format: 'json', requestId: 1.5 })).toThrow(new RangeError('options.requestId must be an integer, got 1.5'));
+  });
 });
 
 describe('event-stream', () => {

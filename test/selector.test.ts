@@ -28,6 +28,12 @@ describe('selectStart', () => {
     });
     expect(selectStart({ requestId: 0 }).requestId).toBe(0);
   });
+
+  test('options are checked: an object, a request id by the one rule', () => {
+    expect(() => selectStart(null as never)).toThrow(new TypeError('options must be an object, got null'));
+    expect(() => selectStart({ requestId: {} as never })).toThrow(new TypeError('options.requestId must be a string or a number, got [object Object]'));
+    expect(() => selectStart({ requestId: 1.5 })).toThrow(new RangeError('options.requestId must be an integer, got 1.5'));
+  });
 });
 
 describe('select: what answers', () => {

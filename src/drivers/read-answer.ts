@@ -17,7 +17,7 @@ import {
   answer,
   answerEnd,
   answerProgress,
-  answerStart,
+  startAnswer,
   type AnswerFormat,
   type AnswerOutcome,
   type AnswerProgress,
@@ -192,7 +192,7 @@ async function readFormat<R>(
   { requestId, maxBytes, signal, onMessage }: CheckedOptions,
   settle: Settle<R>,
 ): Promise<R> {
-  let state = answerStart({ format, requestId, maxBytes });
+  let state = startAnswer({ format, requestId, maxBytes });
   let cancelReason: unknown;
   if (chunks === null) return end(); // no body at all reads as an empty one
 

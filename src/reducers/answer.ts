@@ -12,12 +12,13 @@
  */
 
 import { budgetStart, withinBudget } from './budget.js';
+import { checkRequestId, invalid, optionsObject } from '../vocabulary/check-argument.js';
 import type { MalformedReason } from '../vocabulary/errors.js';
 import { decodedTextOf, decodeOnto, NO_BYTES, type DecodedText } from './growing-text.js';
 import type { JsonRpcMessage, JsonRpcRequestId, JsonRpcResponse } from '../vocabulary/json-rpc.js';
 import { parseJson } from './parse-json.js';
 import { extendedByOneCharacter, scanChunk, scanEnd, scanStart, type ScanState, type SseEvent } from './scanner.js';
-import { select, selectEnd, selectStart, selectValue, type SelectResult, type SelectState } from './selector.js';
+import { select, selectEnd, selectValue, startSelection, type SelectResult, type SelectState } from './selector.js';
 
 /** How the answer's body is framed, from its content type. */
 export type AnswerFormat = 'event-stream' | 'json';
@@ -135,11 +136,26 @@ export interface AnswerEndResult extends AnswerResult {
   readonly outcome: AnswerOutcome;
 }
 
-/** The state that begins reading one answer. Throws `RangeError` for a bad `maxBytes`. */
+/**
+ * The state that begins reading one answer.
+ * @throws TypeError for options that are not an object, a `format` other than `'json'` and
+ *   `'event-stream'`, or a `requestId` that is neither a string nor a number; RangeError for a
+ *   number that is no integer, or a bad `maxBytes`.
+ */
 export function answerStart(options: AnswerOptions): AnswerState {
+  const { format, requestId, maxBytes } = optionsObject(options) as AnswerOptions;
+  if (format !== 'json' && format !== 'event-stream') throw invalid('options.format', '"json" or "event-stream"', format);
+  return startAnswer({ format, requestId: requestId === undefined ? undefined : checkRequestId('options.requestId', requestId), maxBytes });
+}
+
+/**
+ * {@link answerStart} for options already checked (but `maxBytes`, which the budget checks).
+ * @internal For `readAnswer` and `readAnswerBody`, which check their options once.
+ */
+export function startAnswer(options: AnswerOptions): AnswerState {
   // The budget's state is kept flat in the answer state itself (see EventStreamAnswerState).
   const { maxBytes, bytes } = budgetStart(options.maxBytes);
-  const selection = selectStart({ requestId: options.requestId });
+  const selection = startSelection(options.requestId);
   if (options.format === 'json') {
     return { format: 'json', maxBytes, bytes, body: NO_BYTES, select: selection, outcome: undefined };
   }

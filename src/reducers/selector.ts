@@ -23,6 +23,7 @@ import {
   type JsonRpcRequestId,
   type JsonRpcResponse,
 } from '../vocabulary/json-rpc.js';
+import { checkRequestId, optionsObject } from '../vocabulary/check-argument.js';
 import type { NoAnswerReason } from '../vocabulary/errors.js';
 import { parseJson } from './parse-json.js';
 import type { SseEvent } from './scanner.js';
@@ -80,9 +81,22 @@ export interface SelectUnanswered {
 /** What {@link selectEnd} returns: the answer, or why there is none. */
 export type SelectEndResult = SelectAnswered | SelectUnanswered;
 
-/** The state that begins selecting the answer to one request. */
-export function selectStart(options: SelectOptions = {}): SelectState {
-  return { requestId: options.requestId, events: 0, messages: 0, ignored: 0, answer: undefined };
+/**
+ * The state that begins selecting the answer to one request.
+ * @throws TypeError for options that are not an object, or a `requestId` that is neither a string
+ *   nor a number; RangeError for a number that is no integer.
+ */
+export function selectStart(options?: SelectOptions): SelectState {
+  const { requestId } = optionsObject(options) as SelectOptions;
+  return startSelection(requestId === undefined ? undefined : checkRequestId('options.requestId', requestId));
+}
+
+/**
+ * {@link selectStart} for a `requestId` already checked.
+ * @internal For the answer reducer, whose own start and drivers check their options once.
+ */
+export function startSelection(requestId: JsonRpcRequestId | undefined): SelectState {
+  return { requestId, events: 0, messages: 0, ignored: 0, answer: undefined };
 }
 
 /** Examines SSE events in order. Pure; the events are not changed. */
