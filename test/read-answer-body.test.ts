@@ -121,6 +121,19 @@ describe('readAnswerBody: every exit releases an iterable source', () => {
     expect(refused.destroyed).toBe(true);
   });
 
+  test('an iterator whose next() returns its results as they are, not in promises, is read as for await reads it', async () => {
+    const plain = (): AsyncIterable<Uint8Array> => ({
+      [Symbol.asyncIterator]() {
+        const chunks = [bytes(NOTE), bytes(ANSWER)];
+        return { next: () => (chunks.length > 0 ? { done: false, value: chunks.shift()! } : { done: true, value: undefined }) } as unknown as AsyncIterator<Uint8Array>;
+      },
+    });
+    const seen: JsonRpcMessage[] = [];
+    expect(await readAnswerBody(plain(), 'text/event-stream', { onMessage: (message) => seen.push(message) })).toStrictEqual(ANSWER_VALUE);
+    expect(await readAnswerBody(plain(), 'text/event-stream', { signal: new AbortController().signal })).toStrictEqual(ANSWER_VALUE);
+    expect(seen).toStrictEqual([NOTE_VALUE]);
+  });
+
   test("a source whose destroy getter throws: the answer read stands, an abort is aborted, and nothing throws later", async () => {
     const uncaught: unknown[] = [];
     const onUncaught = (error: unknown): void => void uncaught.push(error);

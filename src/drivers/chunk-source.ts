@@ -220,7 +220,8 @@ class IterablePuller implements Puller {
   next(): Promise<IteratorResult<unknown>> {
     if (this.#released) return Promise.resolve({ done: true, value: undefined });
     this.#iterator ??= this.#iterable[Symbol.asyncIterator]();
-    const pending = this.#iterator.next();
+    // A result given as it is, not in a promise, is one `for await` takes too.
+    const pending = Promise.resolve(this.#iterator.next());
     if (!this.#interruptible) return pending;
     return new Promise((resolve, reject) => {
       this.#wake = resolve;
