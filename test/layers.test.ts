@@ -15,10 +15,15 @@ function sources(dir: string): string[] {
   );
 }
 
+/** Every import or re-export of a file: its module specifier, and whether it is of types alone (`import type`). */
+function importStatementsOf(file: string): { readonly specifier: string; readonly typesOnly: boolean }[] {
+  const text = readFileSync(file, 'utf8');
+  return [...text.matchAll(/^(?:import|export)(\s+type\b)?\b[^;]*?\bfrom\s+'([^']+)'/gms)].map((match) => ({ specifier: match[2]!, typesOnly: match[1] !== undefined }));
+}
+
 /** Every module specifier a file imports or re-exports from. */
 function importsOf(file: string): string[] {
-  const text = readFileSync(file, 'utf8');
-  return [...text.matchAll(/^(?:import|export)\b[^;]*?\bfrom\s+'([^']+)'/gms)].map((match) => match[1]!);
+  return importStatementsOf(file).map((statement) => statement.specifier);
 }
 
 test('each layer imports only from itself and the layers below it', () => {
@@ -74,12 +79,11 @@ test("each row of the architecture guide's table for one file of the four layers
   for (const { files, dependsOn } of architectureRows()) {
     const [file] = files;
     if (files.length !== 1 || !LAYERS.includes(file!.split('/')[1]!)) continue;
-    const text = readFileSync(join(src, '..', file!), 'utf8');
     // Each module imported, marked "(types)" when every import of it is `import type`.
     const imported = new Map<string, boolean>();
-    for (const match of text.matchAll(/^(import|export)\b([^;]*?)\bfrom\s+'([^']+)'/gms)) {
-      const name = match[3]!.slice(match[3]!.lastIndexOf('/') + 1).replace(/\.js$/, '');
-      imported.set(name, (imported.get(name) ?? true) && /^(import|export)\s+type\b/.test(match[0]));
+    for (const { specifier, typesOnly } of importStatementsOf(join(src, '..', file!))) {
+      const name = specifier.slice(specifier.lastIndexOf('/') + 1).replace(/\.js$/, '');
+      imported.set(name, (imported.get(name) ?? true) && typesOnly);
     }
     const importedNames = [...imported].map(([name, typesOnly]) => (typesOnly ? `${name} (types)` : name));
     const stated = [...dependsOn.matchAll(/`([^`]+)`( \(types\))?/g)].map((match) => match[1]! + (match[2] ?? ''));

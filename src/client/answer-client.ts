@@ -12,7 +12,7 @@ import { answerError, nothingRead, stopped, type Failure } from '../vocabulary/f
 import { objectOf, type JsonObject, type JsonRpcMessage, type JsonRpcRequestId, type JsonRpcResponse, type JsonValue } from '../vocabulary/json-rpc.js';
 import { endAbandonedSession, endSession, sessionAfterRefusal, sessionIssued } from './end-session.js';
 import { isProtocolVersion, type McpEra } from './era.js';
-import { checkExchangeOptions, type ExchangeOptions, type ExchangeSettings } from './exchange-options.js';
+import { checkExchangeOptions, withoutCallerSignal, type ExchangeOptions, type ExchangeSettings } from './exchange-options.js';
 import { planMessage, runExchange, type RequestOutcome } from './exchange.js';
 import { untilAborted } from './send-request.js';
 import {
@@ -227,7 +227,7 @@ export class AnswerClient {
     const signal = checkSignal('signal', (optionsObject(options) as AnswerClientRequestOptions).signal);
     this.#checkOpen();
     const message = requestMessage(undefined, method, params, this.era, this.protocolVersion, this.#identity);
-    const outcome = await runExchange(this.#url, this.#settings, this.#plan(message, undefined), { signals: [this.#closing.signal, signal] });
+    const outcome = await runExchange(this.#url, this.#settings, this.#plan(message), { signals: [this.#closing.signal, signal] });
     if (outcome.kind === 'refused' || outcome.kind === 'failed') throw answerError(outcome.failure, this.#settings.secrets);
   }
 
@@ -238,7 +238,7 @@ export class AnswerClient {
    *   `undefined` when there was no session to end.
    * @throws {@link AnswerError} when the DELETE failed; the client is closed all the same.
    */
-  async close(options?: { readonly signal?: AbortSignal | undefined }): Promise<number | undefined> {
+  async close(options?: Pick<AnswerClientRequestOptions, 'signal'>): Promise<number | undefined> {
     const signal = checkSignal('signal', (optionsObject(options) as AnswerClientRequestOptions).signal);
     if (this.#closed) return undefined;
     this.#closed = true;
@@ -305,14 +305,14 @@ export class AnswerClient {
     }
   }
 
-  #plan(message: JsonObject, headers: Headers | undefined): ReturnType<typeof planMessage> {
+  #plan(message: JsonObject, headers?: Headers): ReturnType<typeof planMessage> {
     return planMessage(message, this.#settings, { version: this.protocolVersion, sessionId: this.#sessionId, headers });
   }
 
   /** Answers a 2025 server request, and POSTs the reply while the read goes on; a reply that fails is the server's to notice. */
   async #reply(id: string | number, request: Parameters<typeof replyTo>[1], signal: AbortSignal): Promise<void> {
     const reply = await replyTo(id, request, this.#onInputRequired, signal);
-    await runExchange(this.#url, this.#settings, this.#plan(reply, undefined), { signals: [this.#closing.signal] });
+    await runExchange(this.#url, this.#settings, this.#plan(reply), { signals: [this.#closing.signal] });
   }
 
   /**
@@ -325,14 +325,11 @@ export class AnswerClient {
     return answerError(outcome.failure, this.#settings.secrets);
   }
 
-  /**
-   * Tells a 2025 server a request was cancelled; best effort, with its own deadline, and not
-   * under the client's signal, which may be the very abort it reports.
-   */
+  /** Tells a 2025 server a request was cancelled; best effort, not under the client's signal, whose abort it may report. */
   #cancel(requestId: JsonRpcRequestId, failure: Failure): void {
     const reason = failure.code === 'timeout' ? 'timed out' : 'aborted by the client';
     const message = { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId, reason } };
-    void runExchange(this.#url, { ...this.#settings, signal: undefined }, this.#plan(message, undefined)); // never rejects: there is no onMessage
+    void runExchange(this.#url, withoutCallerSignal(this.#settings), this.#plan(message)); // never rejects: there is no onMessage
   }
 }
 

@@ -301,7 +301,7 @@ export class AnswerTransport {
   }
 
   #report(error: unknown): void {
-    // What onmessage threw may be anything, even a value whose String() throws: told as a value is, which never throws.
+    // What onmessage threw may be anything, even a value String() cannot convert: valueText never throws.
     this.onerror?.(error instanceof Error ? error : new Error(valueText(error), { cause: error }));
   }
 }

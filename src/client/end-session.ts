@@ -6,7 +6,7 @@
 import { nothingRead, stopped, type Failure } from '../vocabulary/failure.js';
 import { sendAuthorized } from './authorized-request.js';
 import { startDeadline } from './deadline.js';
-import type { ExchangeSettings } from './exchange-options.js';
+import { withoutCallerSignal, type ExchangeSettings } from './exchange-options.js';
 import { refusal } from './refusal.js';
 import { release } from './send-request.js';
 
@@ -51,7 +51,7 @@ export async function endSession(
  * abort is what failed the exchange.
  */
 export function endAbandonedSession(url: string | URL, settings: ExchangeSettings, sessionId: string, version: string | undefined): Promise<SessionEnd> {
-  return endSession(url, { ...settings, signal: undefined }, sessionId, version);
+  return endSession(url, withoutCallerSignal(settings), sessionId, version);
 }
 /**
  * The rule for a session id `issued` with an `initialize`'s response, while `held` is held:

@@ -116,6 +116,15 @@ export function checkExchangeOptions(options: unknown): ExchangeSettings {
   };
 }
 
+/**
+ * `settings` for a cleanup the caller's signal must not cut short — a session's DELETE, a 2025
+ * request's cancellation — since that signal's abort may be the very thing it follows: the
+ * settings' own deadline (`timeoutMs`) alone bounds it.
+ */
+export function withoutCallerSignal(settings: ExchangeSettings): ExchangeSettings {
+  return { ...settings, signal: undefined };
+}
+
 /** Checks a `redirect` option; `undefined` is the default, `'same-origin'`. */
 function checkRedirect(redirect: unknown): RedirectPolicy {
   if (redirect === undefined) return 'same-origin';

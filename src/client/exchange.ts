@@ -141,7 +141,8 @@ export interface ExchangeExtras {
  * - An `initialize`'s session: the one its response carries is the caller's to hold or end (in
  *   `headers`); one that came with a response passed over — a redirect, a 401 answered, one
  *   after the abort — is ended here (a DELETE in the background), unless it is that same one;
- *   so is the response's own when `onMessage` throws, unless the request carried it.
+ *   so is the response's own when `onMessage` throws. The session the request carried is never
+ *   ended here: it is the caller's.
  *
  * Throws only what `onMessage` throws (given a `url` that `checkUrl` accepts, as every public API checks).
  */
@@ -151,11 +152,11 @@ export async function runExchange(url: string | URL, settings: ExchangeSettings,
   const { signal } = deadline;
   // An `initialize`'s sessions: the one its response carries is the caller's to hold or end;
   // one that came with a response released on the way (a redirect, a 401, one after the abort)
-  // is ended here, unless it is that same one.
+  // is ended here, unless it is that same one, or the one the request carried (the caller's).
   let kept: string | null | undefined; // undefined until the response comes or the exchange ends
   const aside = new Set<string>();
   const endAside = (id: string): void => {
-    if (id !== kept) void endAbandonedSession(url, settings, id, planned.version);
+    if (id !== kept && id !== planned.sessionId) void endAbandonedSession(url, settings, id, planned.version);
   };
   const route: AuthorizedRoute = {
     fetch: settings.fetch,
@@ -200,9 +201,9 @@ export async function runExchange(url: string | URL, settings: ExchangeSettings,
     return { kind: 'failed', failure: dropped ? lost(failure) : failure, headers };
   } catch (error) {
     // What onMessage threw goes up instead of an outcome, so the caller never sees the session
-    // its `initialize` was given: that one is ended here too, unless the request carried it.
+    // its `initialize` was given: that one is set aside and ended too.
     if (planned.method === 'initialize' && kept) aside.add(kept);
-    kept = planned.sessionId;
+    kept = null;
     throw error;
   } finally {
     deadline.dispose();

@@ -23,6 +23,7 @@ import {
   type AnswerProgress,
   type AnswerState,
 } from '../reducers/answer.js';
+import { startSelection } from '../reducers/selector.js';
 import { invalid } from '../vocabulary/check-argument.js';
 import { ANY_BODY, discard, STREAM_BODY, type BodyShape, type ByteSource, type Chunks } from './chunk-source.js';
 import { mimeEssence } from '../vocabulary/content-type.js';
@@ -192,7 +193,7 @@ async function readFormat<R>(
   { requestId, maxBytes, signal, onMessage }: CheckedOptions,
   settle: Settle<R>,
 ): Promise<R> {
-  let state = startAnswer({ format, requestId, maxBytes });
+  let state = startAnswer(format, maxBytes, startSelection(requestId));
   let cancelReason: unknown;
   if (chunks === null) return end(); // no body at all reads as an empty one
 

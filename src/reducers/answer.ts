@@ -12,13 +12,13 @@
  */
 
 import { budgetStart, withinBudget } from './budget.js';
-import { checkRequestId, invalid, optionsObject } from '../vocabulary/check-argument.js';
+import { invalid, optionsObject } from '../vocabulary/check-argument.js';
 import type { MalformedReason } from '../vocabulary/errors.js';
 import { decodedTextOf, decodeOnto, NO_BYTES, type DecodedText } from './growing-text.js';
 import type { JsonRpcMessage, JsonRpcRequestId, JsonRpcResponse } from '../vocabulary/json-rpc.js';
 import { parseJson } from './parse-json.js';
 import { extendedByOneCharacter, scanChunk, scanEnd, scanStart, type ScanState, type SseEvent } from './scanner.js';
-import { select, selectEnd, selectValue, startSelection, type SelectResult, type SelectState } from './selector.js';
+import { select, selectEnd, selectStart, selectValue, type SelectResult, type SelectState } from './selector.js';
 
 /** How the answer's body is framed, from its content type. */
 export type AnswerFormat = 'event-stream' | 'json';
@@ -145,18 +145,19 @@ export interface AnswerEndResult extends AnswerResult {
 export function answerStart(options: AnswerOptions): AnswerState {
   const { format, requestId, maxBytes } = optionsObject(options) as AnswerOptions;
   if (format !== 'json' && format !== 'event-stream') throw invalid('options.format', '"json" or "event-stream"', format);
-  return startAnswer({ format, requestId: requestId === undefined ? undefined : checkRequestId('options.requestId', requestId), maxBytes });
+  // The selector checks the request id: the rule is stated there once.
+  return startAnswer(format, maxBytes, selectStart({ requestId }));
 }
 
 /**
- * {@link answerStart} for options already checked (but `maxBytes`, which the budget checks).
+ * {@link answerStart} for a checked format, beginning with `selection` (the budget checks
+ * `maxBytes`).
  * @internal For `readAnswer` and `readAnswerBody`, which check their options once.
  */
-export function startAnswer(options: AnswerOptions): AnswerState {
+export function startAnswer(format: AnswerFormat, maxBytesOption: number | undefined, selection: SelectState): AnswerState {
   // The budget's state is kept flat in the answer state itself (see EventStreamAnswerState).
-  const { maxBytes, bytes } = budgetStart(options.maxBytes);
-  const selection = startSelection(options.requestId);
-  if (options.format === 'json') {
+  const { maxBytes, bytes } = budgetStart(maxBytesOption);
+  if (format === 'json') {
     return { format: 'json', maxBytes, bytes, body: NO_BYTES, select: selection, outcome: undefined };
   }
   return { format: 'event-stream', maxBytes, bytes, scan: scanStart(), select: selection, outcome: undefined };

@@ -332,6 +332,13 @@ describe("runExchange: the session of a response passed over on an initialize's 
     expect(trail(sent)).toEqual(['POST initialize', 'POST initialize']);
   });
 
+  test('a redirect that carried the session the request carried: nothing is ended (that one is the caller\'s)', async () => {
+    const { outcome, sent } = await exchange(INITIALIZE, withDeletes((request, i) => (i === 0 ? empty(307, { location: '/moved', 'mcp-session-id': 'held' }) : initialized(request, 'new'))), {}, { version: LEGACY, sessionId: 'held' });
+    expect([outcome.kind, outcome.headers?.get('mcp-session-id')]).toEqual(['answered', 'new']);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(trail(sent)).toEqual(['POST initialize', 'POST initialize']);
+  });
+
   test('a redirect not followed: its session is ended here, and the failure carries no headers to hold', async () => {
     const { outcome, sent } = await exchange(INITIALIZE, withDeletes(() => empty(307, { location: 'https://elsewhere.example/mcp', 'mcp-session-id': 'refused' })));
     expect([failureOf(outcome).code, outcome.headers]).toEqual(['http_status', undefined]);
