@@ -188,8 +188,8 @@ export class AnswerClient {
    */
   async request(method: string, params?: JsonObject | JsonValue[], options?: AnswerClientRequestOptions): Promise<JsonRpcResponse> {
     checkType('method', method, 'string');
-    const { signal: given, onMessage } = optionsObject(options) as AnswerClientRequestOptions;
-    const signal = checkSignal('signal', given);
+    const signal = signalOption(options);
+    const onMessage = options?.onMessage; // options is an object, or none: signalOption checked it
     if (onMessage !== undefined) checkType('onMessage', onMessage, 'function');
     this.#checkOpen();
     if (method === STANDING_STREAM_METHOD) throw answerError(standingStreamRefused('AnswerClient'));
@@ -224,7 +224,7 @@ export class AnswerClient {
    */
   async notify(method: string, params?: JsonObject | JsonValue[], options?: Pick<AnswerClientRequestOptions, 'signal'>): Promise<void> {
     checkType('method', method, 'string');
-    const signal = checkSignal('signal', (optionsObject(options) as AnswerClientRequestOptions).signal);
+    const signal = signalOption(options);
     this.#checkOpen();
     const message = requestMessage(undefined, method, params, this.era, this.protocolVersion, this.#identity);
     const outcome = await runExchange(this.#url, this.#settings, this.#plan(message), { signals: [this.#closing.signal, signal] });
@@ -239,7 +239,7 @@ export class AnswerClient {
    * @throws {@link AnswerError} when the DELETE failed; the client is closed all the same.
    */
   async close(options?: Pick<AnswerClientRequestOptions, 'signal'>): Promise<number | undefined> {
-    const signal = checkSignal('signal', (optionsObject(options) as AnswerClientRequestOptions).signal);
+    const signal = signalOption(options);
     if (this.#closed) return undefined;
     this.#closed = true;
     this.#closing.abort(new Error(CLOSED));
@@ -331,6 +331,11 @@ export class AnswerClient {
     const message = { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId, reason } };
     void runExchange(this.#url, withoutCallerSignal(this.#settings), this.#plan(message)); // never rejects: there is no onMessage
   }
+}
+
+/** The `signal` of a method's options, checked, with the options (an object, or none). */
+function signalOption(options: unknown): AbortSignal | undefined {
+  return checkSignal('signal', (optionsObject(options) as AnswerClientRequestOptions).signal);
 }
 
 function checkNegotiation(negotiation: unknown): void {

@@ -78,10 +78,11 @@ class PulledChunks implements Chunks {
 
   constructor(puller: Puller, signal: AbortSignal | undefined) {
     this.#puller = puller;
-    this.#unwatch = signal === undefined ? undefined : watchAbort(signal, () => this.#release(abortReason(signal)));
-    this.#pace = signal === undefined ? undefined : pacer();
     // A watch hears only an abort to come: a source opened under one already done is released now.
-    if (signal !== undefined && isAborted(signal)) this.#release(abortReason(signal));
+    const aborted = signal !== undefined && isAborted(signal);
+    this.#unwatch = signal === undefined || aborted ? undefined : watchAbort(signal, () => this.#release(abortReason(signal)));
+    this.#pace = signal === undefined ? undefined : pacer();
+    if (aborted) this.#release(abortReason(signal));
   }
 
   // A plain method, not an async one: one promise a chunk, not two.
