@@ -1090,7 +1090,7 @@ describe("the client guide's recipes", () => {
       await miniflare.setOptions(options(`http://127.0.0.1:${await closedPort()}/mcp`));
       const response = await miniflare.dispatchFetch('http://worker.test/');
       expect(response.status).toBe(502);
-      expect(await response.json()).toMatchObject({ code: 'stream_failed', message: expect.stringContaining('the POST request failed') });
+      expect(await response.json()).toMatchObject({ code: 'stream_failed', message: expect.stringContaining('the POST request got no response') });
     });
   });
 

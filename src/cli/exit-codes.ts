@@ -27,6 +27,7 @@ export const EXIT_CODES: Readonly<Record<Exclude<AnswerErrorCode, 'negotiation_f
   stream_failed: 8,
   http_status: 9,
   unsupported_request: 10,
+  connect_failed: 11,
 };
 
 /** The exit code of an `AnswerError` code with one of its own; `undefined` for those that exit {@link EXIT_FAILED}. */

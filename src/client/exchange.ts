@@ -135,9 +135,10 @@ export interface ExchangeExtras {
  * - A status outside 2xx is `refused`, its body read (within the cap and the deadline) for the
  *   JSON-RPC error the server sent with it.
  * - 2025: an event stream that ends without the answer, after an event id, is resumed.
- * - 2026-07-28: a request whose response broke, ended before the answer or never came is lost —
- *   the server dropped it with its stream — and its failure says to re-issue it
- *   (`detail.reissue`). An abort closes the response stream, which is that era's cancellation.
+ * - 2026-07-28: a request whose response broke or ended before the answer is lost — the server
+ *   dropped it with its stream — and its failure says to re-issue it (`detail.reissue`), as does
+ *   one whose connection broke before any response. An abort closes the response stream, which
+ *   is that era's cancellation. A request that could not connect may be sent again in any era.
  * - An `initialize`'s session: the one its response carries is the caller's to hold or end (in
  *   `headers`); one that came with a response passed over — a redirect, a 401 answered, one
  *   after the abort — is ended here (a DELETE in the background), unless it is that same one;
@@ -171,12 +172,14 @@ export async function runExchange(url: string | URL, settings: ExchangeSettings,
       if (id !== null) (kept === undefined ? aside.add(id) : endAside(id));
     },
   };
-  // 2026-07-28 has no resumption: whatever ends a request's response early has lost the request.
-  const lost = (failure: Failure): Failure => (planned.era === 'modern' && planned.requestId !== undefined ? lostRequest(failure) : failure);
+  // 2026-07-28 has no resumption: whatever ends a request's connection or response early has lost the request.
+  const lostInEra = planned.era === 'modern' && planned.requestId !== undefined;
+  const lost = (failure: Failure): Failure => (lostInEra ? lostRequest(failure) : failure);
   try {
     if (signal.aborted) return { kind: 'failed', failure: stopped(signal.reason, route.detail, 'the exchange'), headers: undefined };
     const sent = await sendAuthorized(route, { method: 'POST', headers: planned.headers, body: planned.body });
-    if (sent.kind !== 'response') return { kind: 'failed', failure: sent.kind === 'unanswered' ? lost(sent.failure) : sent.failure, headers: undefined };
+    if (sent.kind === 'unanswered') return { kind: 'failed', failure: unanswered(sent.failure, sent.unsent || lostInEra), headers: undefined };
+    if (sent.kind === 'failed') return { kind: 'failed', failure: sent.failure, headers: undefined };
     const { response } = sent;
     const { status, headers } = response;
     kept = headers.get('mcp-session-id');
@@ -238,7 +241,17 @@ async function refused(response: Response, requestId: JsonRpcRequestId | undefin
 }
 
 /**
- * 2026-07-28: a request whose response broke, ended before the answer or never came is lost —
+ * A request that got no response: `reissue` when sending it again is safe — it never reached the
+ * server, or (2026-07-28) the server dropped it with the broken connection.
+ */
+function unanswered(failure: Failure, reissue: boolean): Failure {
+  if (!reissue) return failure;
+  const message = failure.code === 'connect_failed' ? failure.message : said`${failure.message}; it may be re-issued with a new id`;
+  return { ...failure, message, detail: { ...failure.detail, reissue: true } };
+}
+
+/**
+ * 2026-07-28: a request whose response broke or ended before the answer is lost —
  * the server drops a request with its stream, and nothing resumes it. `stream_failed`, with
  * `detail.reissue` set, so a caller knows to send it again with a new id (changelog, SEP-2575).
  */

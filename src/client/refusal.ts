@@ -10,6 +10,7 @@ import type { AnswerDetail } from '../vocabulary/errors.js';
 import { bareServerText, said, serverText, type Failure, type MessagePart } from '../vocabulary/failure.js';
 import type { JsonRpcResponse } from '../vocabulary/json-rpc.js';
 import { authChallenge, type AuthChallenge } from '../vocabulary/www-authenticate.js';
+import { hiddenChallengeNote } from './page-cors.js';
 
 /**
  * The `http_status` failure of `response`; `answer` is the JSON-RPC error it carried, if any,
@@ -28,7 +29,7 @@ export function refusal(
   const challenge = response.status === 401 || response.status === 403 ? authChallenge(response.headers.get('www-authenticate')) : undefined;
   const failure: Failure = {
     code: 'http_status',
-    message: said`the server answered HTTP ${response.status}${text}${describeChallenge(challenge)}${rpc}${note}`,
+    message: said`the server answered HTTP ${response.status}${text}${describeChallenge(challenge)}${rpc}${note}${hiddenChallengeNote(response)}`,
     detail: { ...detail, status: response.status, answer, ...(challenge === undefined ? {} : { challenge }) },
   };
   return cause === undefined ? failure : { ...failure, cause, hasCause: true };

@@ -9,7 +9,8 @@
 
 import { abortReason, isAborted, watchAbort } from '../drivers/abort-watch.js';
 import type { AnswerDetail } from '../vocabulary/errors.js';
-import { describedText, said, serverText, stopped, withCause, type Failure, type MessagePart } from '../vocabulary/failure.js';
+import { said, serverText, stopped, type Failure } from '../vocabulary/failure.js';
+import { fetchRejected } from './fetch-failure.js';
 import { invalid } from '../vocabulary/check-argument.js';
 
 /** The `fetch` an exchange uses: the global one, or any function with its shape. */
@@ -49,13 +50,14 @@ export interface RequestRoute {
 }
 
 /**
- * A request's end: the response; or no response, because the request failed on its way
- * (`unanswered`: refused, reset, DNS — `fetch` failed); or a failure of the exchange's own rules
- * (`failed`: the deadline, a redirect not followed, the `authProvider`).
+ * A request's end: the response; or no response, because `fetch` rejected (`unanswered`: no
+ * connection, or one that broke; `unsent` when the server surely never saw the request); or a
+ * failure of the exchange's own rules (`failed`: the deadline, a redirect not followed, the
+ * `authProvider`).
  */
 export type Sent =
   | { readonly kind: 'response'; readonly response: Response }
-  | { readonly kind: 'unanswered'; readonly failure: Failure }
+  | { readonly kind: 'unanswered'; readonly failure: Failure; readonly unsent: boolean }
   | { readonly kind: 'failed'; readonly failure: Failure };
 
 /**
@@ -86,7 +88,7 @@ export async function sendRequest(route: RequestRoute, request: OutgoingRequest)
       response = await untilAborted(pending, signal, (late) => release(route, late));
     } catch (error) {
       if (signal.aborted) return { kind: 'failed', failure: stopped(signal.reason, route.detail, 'the exchange') };
-      return { kind: 'unanswered', failure: requestFailed(request.method, error, route.detail) };
+      return { kind: 'unanswered', ...fetchRejected(error, target, request.method, request.headers, route.detail) };
     }
     if (!isRedirect(response)) return { kind: 'response', response };
     release(route, response);
@@ -101,11 +103,6 @@ export async function sendRequest(route: RequestRoute, request: OutgoingRequest)
     if (!followed) return { kind: 'failed', failure: redirectRefused(request.method, response, location, route, redirects) };
     target = next;
   }
-}
-
-/** A request that could not be sent or whose response never came (refused, reset, DNS): `stream_failed`, fetch's error the cause. */
-function requestFailed(method: OutgoingRequest['method'], error: unknown, detail: AnswerDetail): Failure {
-  return withCause({ code: 'stream_failed', message: said`the ${method} request failed: ${describeFailure(error)}`, detail }, error);
 }
 
 /**
@@ -190,10 +187,4 @@ export function untilAborted<T>(pending: Promise<T>, signal: AbortSignal, late: 
 export function release(route: RequestRoute, response: Response): void {
   route.onRelease?.(response);
   void response.body?.cancel().catch(() => undefined);
-}
-
-/** A failed request for a message: fetch's own error, and its cause (ECONNREFUSED, …), which says what happened. */
-function describeFailure(value: unknown): readonly MessagePart[] {
-  const cause: unknown = value instanceof Error ? value.cause : undefined;
-  return cause instanceof Error ? said`${describedText(value)} (${describedText(cause)})` : said`${describedText(value)}`;
 }

@@ -20,9 +20,12 @@ export type MalformedReason = NoAnswerReason | 'invalid_json';
  * - `malformed_answer`: the body ended without an answer; see {@link AnswerError.reason}.
  * - `budget_exceeded`: the body went past `maxBytes` before the answer was complete.
  * - `aborted` / `timeout`: the `signal` aborted; `timeout` when its reason is a `TimeoutError`.
- * - `stream_failed`: the body errored while being read, or (`postJsonRpc`) the request got no response at
- *   all (refused, reset), or (2026-07-28) its event stream ended before the answer; the stream's
- *   or fetch's error is the `cause`; see {@link AnswerDetail.reissue}.
+ * - `connect_failed`: no connection could be made — refused, no such host, a port `fetch` refuses,
+ *   TLS — or, in a browser, the request failed with no reason given (a server that is down, or
+ *   CORS); `fetch`'s error is the `cause`.
+ * - `stream_failed`: the connection broke before any response, or the response's body broke while
+ *   being read, or (2026-07-28) its event stream ended before the answer; the stream's or fetch's
+ *   error is the `cause`; see {@link AnswerDetail.reissue}.
  * - `http_status`: the server answered a request with a status outside 2xx; see
  *   {@link AnswerDetail.status} and {@link AnswerDetail.answer}.
  * - `unsupported_request`: (`AnswerTransport`, `AnswerClient`) a request this package does not
@@ -42,6 +45,7 @@ export type AnswerErrorCode =
   | 'budget_exceeded'
   | 'aborted'
   | 'timeout'
+  | 'connect_failed'
   | 'stream_failed'
   | 'http_status'
   | 'unsupported_request'
@@ -76,9 +80,10 @@ export interface AnswerDetail {
    */
   readonly answer?: JsonRpcResponse | undefined;
   /**
-   * For `stream_failed` in a 2026-07-28 (stateless) exchange: `true` — the response broke or
-   * ended before the answer, so the server dropped the request, and it may be re-issued as a new
-   * request with a new id. (That era has no resumption: a broken stream loses its request.)
+   * `true` where sending the request again is safe: no connection was made, so the server never
+   * saw it (`connect_failed`); or, in a 2026-07-28 (stateless) exchange, the connection or the
+   * response broke, or the response ended before the answer, and the server dropped the request
+   * with it — re-issue it as a new request with a new id. (That era has no resumption.)
    */
   readonly reissue?: boolean | undefined;
   /**

@@ -72,7 +72,7 @@ describe('what it comes to', () => {
     const { settings } = ending(() => Promise.reject(error));
     const failure = failureOf(await endSession(URL_, settings, 's', undefined));
     expect([failure.code, failure.cause]).toEqual(['stream_failed', error]);
-    expect(written(failure.message)).toBe('the DELETE request failed: TypeError: fetch failed');
+    expect(written(failure.message)).toBe('the DELETE request got no response: TypeError: fetch failed');
   });
 
   test('a redirect to another origin is not followed: failed, http_status with the Location', async () => {

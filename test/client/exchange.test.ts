@@ -257,13 +257,21 @@ describe('runExchange: failed', () => {
     expect([failure.code, failure.cause, failure.detail.reissue]).toEqual(['stream_failed', error, undefined]);
   });
 
-  test('2026-07-28: a request whose POST got no response is lost: stream_failed, reissue, the cause kept', async () => {
+  test('2026-07-28: a request whose POST got no response may be re-issued: stream_failed, reissue, the cause kept, no word of a dropped stream', async () => {
     const error = new TypeError('fetch failed');
     const failure = failureOf((await exchange(MODERN_REQUEST, () => Promise.reject(error), {}, { version: MODERN })).outcome);
     expect([failure.code, failure.cause, failure.detail.reissue]).toEqual(['stream_failed', error, true]);
-    expect(written(failure.message)).toBe(
-      'the POST request failed: TypeError: fetch failed; the server dropped the request with its stream: re-issue it with a new id',
-    );
+    expect(written(failure.message)).toBe('the POST request got no response: TypeError: fetch failed; it may be re-issued with a new id');
+  });
+
+  test.each([
+    ['2025', REQUEST, {}],
+    ['2026-07-28', MODERN_REQUEST, { version: MODERN }],
+  ] as const)('%s: a request that could not connect may be sent again: connect_failed, reissue, the message as it is', async (_, request, plan) => {
+    const error = new TypeError('fetch failed', { cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }) });
+    const failure = failureOf((await exchange(request, () => Promise.reject(error), {}, plan)).outcome);
+    expect([failure.code, failure.cause, failure.detail.reissue]).toEqual(['connect_failed', error, true]);
+    expect(written(failure.message)).toMatch(/^could not connect to [^ ]+: the connection was refused \(ECONNREFUSED\); is the server running\?$/);
   });
 
   test('2026-07-28: an event stream that ends without the answer is lost, restating the read failure (its cause at the edge); nothing resumed', async () => {

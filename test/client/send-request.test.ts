@@ -61,13 +61,25 @@ describe('the request', () => {
   });
 });
 
-describe('no response: unanswered, stream_failed with the cause', () => {
-  test('a fetch that rejects: its error and its own cause described', async () => {
-    const error = new TypeError('fetch failed', { cause: new Error('connect ECONNREFUSED 127.0.0.1:1') });
+describe('no response: unanswered, with the cause', () => {
+  test('a fetch that rejects for a refused connection: connect_failed, unsent, the host and port named', async () => {
+    const error = new TypeError('fetch failed', { cause: Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' }) });
     const { route: r } = route(() => Promise.reject(error));
-    const failure = failureOf(await sendRequest(r, POST), 'unanswered');
+    const sent = await sendRequest(r, POST);
+    const failure = failureOf(sent, 'unanswered');
+    expect(sent.kind === 'unanswered' && sent.unsent).toBe(true);
+    expect(failure).toMatchObject({ code: 'connect_failed', detail: DETAIL, cause: error, hasCause: true });
+    expect(written(failure.message)).toBe('could not connect to mcp.example:443: the connection was refused (ECONNREFUSED); is the server running?');
+  });
+
+  test('a fetch that rejects saying nothing the package reads: stream_failed, its error and its own cause described', async () => {
+    const error = new TypeError('fetch failed', { cause: new Error('something odd') });
+    const { route: r } = route(() => Promise.reject(error));
+    const sent = await sendRequest(r, POST);
+    const failure = failureOf(sent, 'unanswered');
+    expect(sent.kind === 'unanswered' && sent.unsent).toBe(false);
     expect(failure).toMatchObject({ code: 'stream_failed', detail: DETAIL, cause: error, hasCause: true });
-    expect(written(failure.message)).toBe('the POST request failed: TypeError: fetch failed (Error: connect ECONNREFUSED 127.0.0.1:1)');
+    expect(written(failure.message)).toBe('the POST request got no response: TypeError: fetch failed (Error: something odd)');
   });
 
   test('a fetch that throws synchronously', async () => {
@@ -82,7 +94,7 @@ describe('no response: unanswered, stream_failed with the cause', () => {
       detail: DETAIL,
     };
     const failure = failureOf(await sendRequest(r, { method: 'GET', headers: new Headers() }), 'unanswered');
-    expect([failure.code, failure.cause, written(failure.message)]).toEqual(['stream_failed', error, 'the GET request failed: Error: sync']);
+    expect([failure.code, failure.cause, written(failure.message)]).toEqual(['stream_failed', error, 'the GET request got no response: Error: sync']);
   });
 
   test.each([

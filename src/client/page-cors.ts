@@ -1,0 +1,84 @@
+/**
+ * What CORS hides from a page that calls a server of another origin, named where the package can
+ * know it: the page's origin, the request headers a preflight must allow, and the notes that
+ * name the header a server did not expose. Outside a page these say nothing.
+ * @module
+ */
+
+import { said, type MessagePart } from '../vocabulary/failure.js';
+
+/**
+ * The origin of the page (or worker) this code runs in, when `url` is of another origin: the
+ * case where the browser applies CORS. `undefined` outside a browser, and for a same-origin URL.
+ */
+export function crossOriginPage(url: string | URL): string | undefined {
+  try {
+    if (!inPage()) return undefined;
+    const origin = (globalThis as { location?: { origin?: unknown } }).location?.origin;
+    if (typeof origin !== 'string' || origin === 'null') return undefined;
+    return new URL(url).origin === origin ? undefined : origin;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Whether this code runs in a browser page or a browser's worker, the places held to CORS: Deno
+ * may have a `location`, and workerd a `WorkerGlobalScope`, but neither both, nor a `document`.
+ */
+export function inPage(): boolean {
+  const scope = globalThis as { document?: unknown; WorkerGlobalScope?: unknown; location?: unknown; Deno?: unknown };
+  if (typeof scope.document === 'object') return true;
+  return typeof scope.WorkerGlobalScope === 'function' && typeof scope.location === 'object' && scope.Deno === undefined;
+}
+
+/** The request headers a browser never preflights (the Fetch standard's CORS-safelisted names, but `Content-Type`). */
+const SAFELISTED = new Set(['accept', 'accept-language', 'content-language']);
+
+/** Header names as the MCP revisions write them, for a message a server author reads. */
+const SPELLED: ReadonlyMap<string, string> = new Map([
+  ['content-type', 'Content-Type'],
+  ['authorization', 'Authorization'],
+  ['last-event-id', 'Last-Event-ID'],
+  ['mcp-protocol-version', 'MCP-Protocol-Version'],
+  ['mcp-session-id', 'Mcp-Session-Id'],
+  ['mcp-method', 'Mcp-Method'],
+  ['mcp-name', 'Mcp-Name'],
+]);
+
+/** The headers of a request a preflight must allow (`Access-Control-Allow-Headers`), as the revisions spell them. */
+export function preflightedHeaders(headers: Headers): string[] {
+  const names: string[] = [];
+  headers.forEach((_, name) => {
+    if (!SAFELISTED.has(name)) names.push(SPELLED.get(name) ?? name);
+  });
+  return names;
+}
+
+/**
+ * Why a page's request may have failed with no reason given: CORS, where the server does not
+ * answer the preflight for `origin`, or does not allow the request's method or headers.
+ */
+export function preflightNote(origin: string, method: string, headers: Headers): readonly MessagePart[] {
+  const methods = method === 'DELETE' ? said`, Access-Control-Allow-Methods: DELETE` : said``;
+  const allowed = preflightedHeaders(headers).join(', ');
+  return said`from a page at ${origin}, that is most often CORS: the server must answer the preflight (OPTIONS) with Access-Control-Allow-Origin: ${origin}${methods} and Access-Control-Allow-Headers: ${allowed}`;
+}
+
+/**
+ * The note on a 2025 request refused after an `initialize` whose response carried no session the
+ * page could see, from a page of another origin: the server may have issued one and not exposed it.
+ */
+export function hiddenSessionNote(url: string | URL): readonly MessagePart[] {
+  if (crossOriginPage(url) === undefined) return said``;
+  return said`; the initialize response carried no Mcp-Session-Id this page could see: if the server issues sessions, it must expose the header (Access-Control-Expose-Headers: Mcp-Session-Id)`;
+}
+
+/**
+ * The note on a 401 with no `WWW-Authenticate` a page of another origin could see: the server may
+ * have sent one and not exposed it.
+ */
+export function hiddenChallengeNote(response: Response): readonly MessagePart[] {
+  if (response.status !== 401 || response.headers.has('www-authenticate') || response.url === '' || crossOriginPage(response.url) === undefined) return said``;
+  return said`; no WWW-Authenticate was visible to this page: if the server sent one, it must expose it (Access-Control-Expose-Headers: WWW-Authenticate)`;
+}
