@@ -45,7 +45,7 @@ describe('sse-answer --help', () => {
     expect(code).toBe(0);
     const codes = Object.entries(EXIT_CODES);
     expect(codes.map(([name]) => name).sort()).toEqual(
-      ['aborted', 'budget_exceeded', 'http_status', 'malformed_answer', 'stream_failed', 'timeout', 'unsupported_content_type', 'unsupported_request'],
+      ['aborted', 'budget_exceeded', 'connect_failed', 'http_status', 'malformed_answer', 'stream_failed', 'timeout', 'unsupported_content_type', 'unsupported_request'],
     );
     expect(new Set(codes.map(([, exit]) => exit)).size).toBe(codes.length);
     for (const [name, exit] of codes) {
@@ -247,9 +247,9 @@ describe('sse-answer call against the official MCP server', () => {
     expectOneLine(eraLine(stderr).rest);
   });
 
-  test('a server that is not there: stream_failed, exit 8', async () => {
+  test('a server that is not there: connect_failed, exit 11', async () => {
     const { code, stderr } = await run(['call', 'http://127.0.0.1:1/mcp', 'tools/list']);
-    expect(code).toBe(EXIT_CODES.stream_failed);
+    expect(code).toBe(EXIT_CODES.connect_failed);
     expectOneLine(stderr);
   });
 });

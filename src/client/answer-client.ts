@@ -6,14 +6,13 @@
  * @module
  */
 
-import { checkSignal, followAborts, ownController } from '../drivers/abort-watch.js';
+import { abortReason, checkSignal, followAborts, isAborted, ownController } from '../drivers/abort-watch.js';
 import { checkType, checkUrl, invalid, optionsObject } from '../vocabulary/check-argument.js';
-import { answerError, nothingRead, stopped, type Failure } from '../vocabulary/failure.js';
+import { answerError, nothingRead, stopKind, stopped } from '../vocabulary/failure.js';
 import { objectOf, type JsonObject, type JsonRpcMessage, type JsonRpcRequestId, type JsonRpcResponse, type JsonValue } from '../vocabulary/json-rpc.js';
-import { endAbandonedSession, endSession, sessionAfterRefusal, sessionIssued } from './end-session.js';
 import { isProtocolVersion, type McpEra } from './era.js';
 import { checkExchangeOptions, withoutCallerSignal, type ExchangeOptions, type ExchangeSettings } from './exchange-options.js';
-import { planMessage, runExchange, type RequestOutcome } from './exchange.js';
+import { planMessage, runExchange, type PlannedMessage, type PlannedRequest, type RequestOutcome } from './exchange.js';
 import { untilAborted } from './send-request.js';
 import {
   answerInputRequests,
@@ -22,10 +21,13 @@ import {
   replyTo,
   retryParams,
   serverRequest,
+  type InputRequest,
   type InputRequestHandler,
 } from './input-required.js';
-import { negotiate, type HandshakeAnswer, type Negotiated, type NegotiatedBy, type VersionNegotiation } from './negotiate.js';
-import { DEFAULT_CLIENT_INFO, requestMessage, type ClientIdentity, type ClientInfo } from './request-message.js';
+import { negotiate, type Handshake, type HandshakeAnswer, type Negotiated, type NegotiatedBy, type VersionNegotiation } from './negotiate.js';
+import { DEFAULT_CLIENT_INFO, requestMessage, type ClientIdentity, type ClientInfo, type RequestObject } from './request-message.js';
+import { sessionStart } from './session.js';
+import { SessionKeeper } from './session-keeper.js';
 import { STANDING_STREAM_METHOD, standingStreamRefused } from './standing-stream.js';
 import { ToolHeaders } from './tool-headers.js';
 
@@ -102,22 +104,18 @@ const DEFAULT_INPUT_ROUNDS = 10;
  * - {@link AnswerClient.close} ends a 2025 session with a DELETE.
  */
 export class AnswerClient {
-  /** The era the client speaks. */
-  declare readonly era: McpEra;
-  /** The version its requests are sent in (`undefined` only for 2025 requests with no handshake and no version). */
-  declare readonly protocolVersion: string | undefined;
   /** The versions the server said it supports (its `DiscoverResult`), else the one spoken. */
-  declare readonly supportedVersions: readonly string[];
+  readonly supportedVersions: readonly string[];
   /** The server's `Implementation` (name, version), as it said it; `undefined` when it said none. */
-  declare readonly serverInfo: JsonObject | undefined;
+  readonly serverInfo: JsonObject | undefined;
   /** The server's capabilities, as it said them; `undefined` when no handshake said them. */
-  declare readonly capabilities: JsonObject | undefined;
+  readonly capabilities: JsonObject | undefined;
   /** The server's instructions, if it gave any. */
-  declare readonly instructions: string | undefined;
+  readonly instructions: string | undefined;
   /** How the era was settled. */
-  declare readonly negotiatedBy: NegotiatedBy;
+  readonly negotiatedBy: NegotiatedBy;
   /** The answer to the handshake request, as it came: its status, headers and how it was read. */
-  declare readonly handshake: HandshakeAnswer | undefined;
+  readonly handshake: HandshakeAnswer | undefined;
 
   readonly #url: string | URL;
   readonly #settings: ExchangeSettings;
@@ -125,29 +123,30 @@ export class AnswerClient {
   readonly #onInputRequired: InputRequestHandler | undefined;
   readonly #maxInputRounds: number;
   readonly #tools: ToolHeaders;
-  /** Aborted by `close()`: every request in flight ends with it. */
-  readonly #closing = ownController();
-  #sessionId: string | undefined;
+  /** The era, the version and the session, with their rules; `close()` ends every request in flight through it. */
+  readonly #session: SessionKeeper;
   #nextId = 1;
   #toolPages = 0;
-  #closed = false;
 
-  private constructor(url: string | URL, settings: ExchangeSettings, identity: ClientIdentity, negotiated: Negotiated, handler: InputRequestHandler | undefined, rounds: number) {
-    this.#url = url;
-    this.#settings = settings;
-    this.#identity = identity;
+  private constructor(on: Handshake, negotiated: Negotiated, handler: InputRequestHandler | undefined, rounds: number) {
+    this.#url = on.url;
+    this.#settings = on.settings;
+    this.#identity = on.identity;
+    this.#session = on.session;
     this.#onInputRequired = handler;
     this.#maxInputRounds = rounds;
-    // What was settled is said as negotiate() found it: each field of Negotiated but the session.
-    const { sessionId, ...settled } = negotiated;
-    Object.assign(this, settled);
-    this.#sessionId = sessionId;
+    this.supportedVersions = negotiated.supportedVersions;
+    this.serverInfo = negotiated.serverInfo;
+    this.capabilities = negotiated.capabilities;
+    this.instructions = negotiated.instructions;
+    this.negotiatedBy = negotiated.negotiatedBy;
+    this.handshake = negotiated.handshake;
     this.#tools = new ToolHeaders(async (cursor, signal) => {
       // Its own ids, apart from the caller's requests, which are numbered 1, 2, … as they are made.
       const { outcome } = await this.#exchange('tools/list', cursor === undefined ? undefined : { cursor }, signal, undefined, `tools/list-${(this.#toolPages += 1)}`);
       if (outcome.kind === 'answered') return { ok: true, result: objectOf(outcome.answer['result']) };
       return { ok: false, failure: outcome.failure };
-    }, settings.secrets);
+    }, on.settings.secrets);
   }
 
   /**
@@ -165,16 +164,27 @@ export class AnswerClient {
     if (typeof info?.['name'] !== 'string' || typeof info['version'] !== 'string') throw invalid('clientInfo', 'an object with a string name and version', clientInfo);
     if (objectOf(capabilities) === undefined) throw invalid('capabilities', 'an object', capabilities);
     if (onInputRequired !== undefined) checkType('onInputRequired', onInputRequired, 'function');
+    if (typeof maxInputRounds !== 'number') throw invalid('maxInputRounds', 'a number', maxInputRounds);
     if (!Number.isSafeInteger(maxInputRounds) || maxInputRounds < 0) throw invalid('maxInputRounds', 'a whole number', maxInputRounds, RangeError);
-    const identity = { clientInfo, capabilities };
-    const negotiation = await negotiate(url, settings, identity, versionNegotiation, handshake);
+    const on: Handshake = { url, settings, identity: { clientInfo, capabilities }, session: new SessionKeeper(url, settings, sessionStart('client', 'legacy', undefined)) };
+    const negotiation = await negotiate(on, versionNegotiation, handshake);
     if (!negotiation.ok) throw answerError(negotiation.failure, settings.secrets);
-    return new AnswerClient(url, settings, identity, negotiation.negotiated, onInputRequired, maxInputRounds);
+    return new AnswerClient(on, negotiation.negotiated, onInputRequired, maxInputRounds);
+  }
+
+  /** The era the client speaks. */
+  get era(): McpEra {
+    return this.#session.state.era;
+  }
+
+  /** The version its requests are sent in (`undefined` only for 2025 requests with no handshake and no version). */
+  get protocolVersion(): string | undefined {
+    return this.#session.state.protocolVersion;
   }
 
   /** The 2025 session the client holds, if the server issued one and has not ended it. */
   get sessionId(): string | undefined {
-    return this.#sessionId;
+    return this.#session.state.sessionId;
   }
 
   /**
@@ -194,7 +204,7 @@ export class AnswerClient {
     this.#checkOpen();
     if (method === STANDING_STREAM_METHOD) throw answerError(standingStreamRefused('AnswerClient'));
     // Stopped before it began: nothing is sent, and there is nothing to cancel on the server.
-    if (signal?.aborted === true) throw this.#stopped(signal);
+    if (signal !== undefined && isAborted(signal)) throw this.#stopped(signal);
     let current = params;
     for (let round = 0; ; round += 1) {
       const { outcome, id } = await this.#exchange(method, current, signal, onMessage);
@@ -205,13 +215,13 @@ export class AnswerClient {
       if (asked === undefined || handler === undefined || round >= this.#maxInputRounds) return outcome.answer;
       // The handler gives up when the request is stopped, or the client closed.
       const during = ownController();
-      const unfollow = followAborts(during, [signal, this.#closing.signal]);
+      const unfollow = followAborts(during, [signal, this.#session.signal]);
       try {
         // A handler that ignores its signal cannot hold the request past its abort, nor past close().
         // Only a 2026 request is re-issued, and its params are an object (an array is refused there).
         current = retryParams(objectOf(current), await untilAborted(answerInputRequests(asked, handler, during.signal), during.signal), asked);
       } catch (error) {
-        throw during.signal.aborted ? this.#stopped(during.signal) : error;
+        throw isAborted(during.signal) ? this.#stopped(during.signal) : error;
       } finally {
         unfollow();
       }
@@ -227,7 +237,7 @@ export class AnswerClient {
     const signal = signalOption(options);
     this.#checkOpen();
     const message = requestMessage(undefined, method, params, this.era, this.protocolVersion, this.#identity);
-    const outcome = await runExchange(this.#url, this.#settings, this.#plan(message), { signals: [this.#closing.signal, signal] });
+    const outcome = await runExchange(this.#url, this.#settings, this.#plan(message), { session: this.#session, signals: [this.#session.signal, signal] });
     if (outcome.kind === 'refused' || outcome.kind === 'failed') throw answerError(outcome.failure, this.#settings.secrets);
   }
 
@@ -240,24 +250,18 @@ export class AnswerClient {
    */
   async close(options?: Pick<AnswerClientRequestOptions, 'signal'>): Promise<number | undefined> {
     const signal = signalOption(options);
-    if (this.#closed) return undefined;
-    this.#closed = true;
-    this.#closing.abort(new Error(CLOSED));
-    const sessionId = this.#sessionId;
-    if (sessionId === undefined) return undefined;
-    this.#sessionId = undefined;
-    const ended = await endSession(this.#url, this.#settings, sessionId, this.protocolVersion, [signal]);
-    if (ended.kind === 'failed') throw answerError(ended.failure, this.#settings.secrets);
-    return ended.status;
+    const ended = await this.#session.close(new Error(CLOSED), [signal]);
+    if (ended?.kind === 'failed') throw answerError(ended.failure, this.#settings.secrets);
+    return ended?.status;
   }
 
   /** The error of a request its signal (or `close()`) stopped where no exchange was running. */
   #stopped(signal: AbortSignal): Error {
-    return answerError(stopped(signal.reason, nothingRead(this.#settings.maxBytes), 'the exchange'), this.#settings.secrets);
+    return answerError(stopped(abortReason(signal), nothingRead(this.#settings.maxBytes), 'the exchange'), this.#settings.secrets);
   }
 
   #checkOpen(): void {
-    if (this.#closed) throw new Error(CLOSED);
+    if (this.#session.closed) throw new Error(CLOSED);
   }
 
   /** One exchange of a request: its id (the next of the caller's, unless given), its tool headers (2026 `tools/call`), its era's plan. */
@@ -277,42 +281,33 @@ export class AnswerClient {
       headers = found;
     }
     const request = ownController(); // a 2025 server request's handler gives up with it
-    const planned = this.#plan(message, headers);
-    // What the caller's onMessage throws ends the exchange and goes up as it is (the exchange
-    // ends the session an `initialize` of the caller's was given).
+    // What the caller's onMessage throws ends the exchange and goes up as it is.
     try {
-      const outcome = await runExchange(this.#url, this.#settings, planned, {
-        signals: [this.#closing.signal, signal, request.signal],
+      const outcome = await runExchange(this.#url, this.#settings, this.#plan(message, headers), {
+        session: this.#session,
+        signals: [this.#session.signal, signal, request.signal],
         onMessage: (passedOver) => {
           onMessage?.(passedOver);
           const asked = this.era === 'legacy' ? serverRequest(passedOver) : undefined;
           if (asked !== undefined) void this.#reply(asked.id, asked.request, request.signal);
         },
       });
-      if (outcome.kind === 'refused') this.#sessionId = sessionAfterRefusal(this.#sessionId, planned.sessionId, outcome.status);
-      if (method === 'initialize') {
-        // The session of an `initialize` the caller sent itself (with no handshake): held when the
-        // answer came, so that `close()` ends it, the one it replaces ended; ended at once when the
-        // exchange failed or the client closed. (The 2025 revision has a server assign a session
-        // on the response to initialize; an id on another response is not one the client took.)
-        const [held, ended] = sessionIssued(this.#sessionId, outcome.headers?.get('mcp-session-id'), outcome.kind === 'answered' && !this.#closed);
-        this.#sessionId = held;
-        if (ended !== undefined) void endAbandonedSession(this.#url, this.#settings, ended, this.protocolVersion);
-      }
-      return { outcome: outcome as RequestOutcome, id };
+      return { outcome, id };
     } finally {
       request.abort();
     }
   }
 
-  #plan(message: JsonObject, headers?: Headers): ReturnType<typeof planMessage> {
-    return planMessage(message, this.#settings, { version: this.protocolVersion, sessionId: this.#sessionId, headers });
+  #plan(message: RequestObject, headers?: Headers): PlannedRequest;
+  #plan(message: JsonObject, headers?: Headers): PlannedMessage;
+  #plan(message: JsonObject, headers?: Headers): PlannedMessage {
+    return planMessage(message, this.#settings, { version: this.protocolVersion, sessionId: this.sessionId, headers });
   }
 
   /** Answers a 2025 server request, and POSTs the reply while the read goes on; a reply that fails is the server's to notice. */
-  async #reply(id: string | number, request: Parameters<typeof replyTo>[1], signal: AbortSignal): Promise<void> {
+  async #reply(id: JsonRpcRequestId, request: InputRequest, signal: AbortSignal): Promise<void> {
     const reply = await replyTo(id, request, this.#onInputRequired, signal);
-    await runExchange(this.#url, this.#settings, this.#plan(reply), { signals: [this.#closing.signal] });
+    await runExchange(this.#url, this.#settings, this.#plan(reply), { session: this.#session, signals: [this.#session.signal] });
   }
 
   /**
@@ -320,16 +315,16 @@ export class AnswerClient {
    * deadline is cancelled on the server too (`notifications/cancelled`, not awaited).
    */
   #failed(outcome: Exclude<RequestOutcome, { kind: 'answered' }>, id: JsonRpcRequestId): Error {
-    const stopped = outcome.failure.code === 'aborted' || outcome.failure.code === 'timeout';
-    if (stopped && this.era === 'legacy' && !this.#closed) this.#cancel(id, outcome.failure);
+    const stop = stopKind(outcome.failure);
+    if (stop !== undefined && this.era === 'legacy' && !this.#session.closed) this.#cancel(id, stop);
     return answerError(outcome.failure, this.#settings.secrets);
   }
 
   /** Tells a 2025 server a request was cancelled; best effort, not under the client's signal, whose abort it may report. */
-  #cancel(requestId: JsonRpcRequestId, failure: Failure): void {
-    const reason = failure.code === 'timeout' ? 'timed out' : 'aborted by the client';
+  #cancel(requestId: JsonRpcRequestId, stop: 'timeout' | 'aborted'): void {
+    const reason = stop === 'timeout' ? 'timed out' : 'aborted by the client';
     const message = { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId, reason } };
-    void runExchange(this.#url, withoutCallerSignal(this.#settings), this.#plan(message)); // never rejects: there is no onMessage
+    void runExchange(this.#url, withoutCallerSignal(this.#settings), this.#plan(message), { session: this.#session }); // never rejects: there is no onMessage
   }
 }
 

@@ -7,15 +7,16 @@
  * @module
  */
 
-import { checkSignal, ownController, type OwnController } from '../drivers/abort-watch.js';
-import { checkType, checkUrl } from '../vocabulary/check-argument.js';
+import { checkSignal, isAborted } from '../drivers/abort-watch.js';
+import { checkType, checkUrl, optionsObject } from '../vocabulary/check-argument.js';
 import { valueText } from '../vocabulary/describe-value.js';
 import { answerError } from '../vocabulary/failure.js';
 import type { JsonRpcMessage } from '../vocabulary/json-rpc.js';
-import { endAbandonedSession, endSession, sessionAfterRefusal, sessionIssued } from './end-session.js';
 import { declaredProtocolVersion, eraOf } from './era.js';
 import { checkExchangeOptions, type ExchangeOptions, type ExchangeSettings } from './exchange-options.js';
 import { planMessage, runExchange, type ExchangeOutcome, type PlannedMessage } from './exchange.js';
+import { sessionStart } from './session.js';
+import { SessionKeeper } from './session-keeper.js';
 import { STANDING_STREAM_METHOD, standingStreamRefused } from './standing-stream.js';
 
 /**
@@ -24,6 +25,9 @@ import { STANDING_STREAM_METHOD, standingStreamRefused } from './standing-stream
  * included; an OAuth provider is adapted to `authProvider` first (see the auth guide).
  */
 export interface AnswerTransportOptions extends ExchangeOptions {}
+
+/** Why a send or a start fails once the transport is closed. */
+const CLOSED = 'AnswerTransport: the transport is closed';
 
 /**
  * A JSON-RPC message as `onmessage` sees it: what the server sent, exactly as parsed (a
@@ -119,8 +123,19 @@ export class AnswerTransport {
   onerror?: (error: Error) => void;
   /** Called once, when the transport closes. */
   onclose?: () => void;
-  /** The session id the server assigned at `initialize`, if it did (2025-11-25 and earlier). */
-  sessionId?: string | undefined;
+  /**
+   * The session id the server assigned at `initialize`, if it did (2025-11-25 and earlier).
+   * Assigned by a caller, it is held as given: the session of a client resumed elsewhere.
+   */
+  get sessionId(): string | undefined {
+    return this.#session.state.sessionId;
+  }
+
+  set sessionId(sessionId: string | undefined) {
+    if (sessionId !== undefined) checkType('sessionId', sessionId, 'string');
+    void this.#session.apply({ type: 'set', sessionId });
+  }
+
   /**
    * The protocol version the client negotiated, which every later request carries as
    * `MCP-Protocol-Version` and which picks the era of a message that declares none. Set by
@@ -128,6 +143,7 @@ export class AnswerTransport {
    * has no setter).
    */
   protocolVersion?: string;
+
   /**
    * `true`: every request is its own POST with its own response stream, so the SDK's `Client`
    * cancels a 2026-07-28 request by aborting its `requestSignal` (closing that stream), not by
@@ -152,37 +168,42 @@ export class AnswerTransport {
 
   readonly #url: string | URL;
   readonly #settings: ExchangeSettings;
-  /** The exchanges in flight, each with its own controller: `close()` aborts them all. */
-  readonly #inFlight = new Set<OwnController>();
-  #closed = false;
+  /** The era, the version and the session, with their rules; `close()` ends every send in flight through it. */
+  readonly #session: SessionKeeper;
 
   /** A transport for the MCP endpoint at `url`. Nothing is sent until the first `send`. */
   constructor(url: string | URL, options: AnswerTransportOptions = {}) {
     checkUrl(url);
     // Checked here, each read once, so that a bad option fails at construction, not at the first send.
-    this.#settings = checkExchangeOptions(options);
+    const settings = checkExchangeOptions(options);
+    this.#settings = settings;
     this.#url = url;
+    // A session let go of whose DELETE fails is no send's failure: it goes to onerror.
+    this.#session = new SessionKeeper(url, settings, sessionStart('transport', 'legacy', undefined), (failed) =>
+      this.#report(failed.kind === 'failed' ? answerError(failed.failure, settings.secrets) : failed.error),
+    );
   }
 
   /** Nothing to connect: each request is its own exchange. Rejects once the transport is closed. */
   async start(): Promise<void> {
-    if (this.#closed) throw new Error('AnswerTransport: the transport is closed');
+    if (this.#session.closed) throw new Error(CLOSED);
   }
 
   /**
    * Sends one message and delivers what the server sends back to `onmessage`. Resolves once the
    * answer is delivered (a request) or the server accepted the message (a notification or a
-   * response).
+   * response), and the DELETE of any session it let go of has settled.
    * @throws `AnswerError` for a failed exchange (`aborted` when `close()` or `requestSignal` ended
    *   it; `unsupported_request` for `subscriptions/listen`); an `Error` once the transport is closed.
    */
   async send(message: object, options?: AnswerTransportSendOptions): Promise<void> {
-    if (this.#closed) throw new Error('AnswerTransport: the transport is closed');
-    const { requestSignal, signal, onRequestStreamEnd, headers } = options ?? {};
+    if (this.#session.closed) throw new Error(CLOSED);
+    const { requestSignal, signal, onRequestStreamEnd, headers } = optionsObject(options) as AnswerTransportSendOptions;
     checkSignal('requestSignal', requestSignal);
     checkSignal('signal', signal);
     if (onRequestStreamEnd !== undefined) checkType('onRequestStreamEnd', onRequestStreamEnd, 'function');
     const settings = this.#settings;
+    this.#settleVersion();
     // The version a message declares decides its era (the MCP client settled it); else the one set.
     const planned = planMessage(message, settings, {
       version: declaredProtocolVersion(message) ?? this.protocolVersion,
@@ -190,27 +211,8 @@ export class AnswerTransport {
       headers: headers === undefined ? undefined : new Headers(headers),
     });
     if (planned.method === STANDING_STREAM_METHOD) throw answerError(standingStreamRefused('AnswerTransport'));
-    const exchange = ownController();
-    this.#inFlight.add(exchange);
-    let outcome: ExchangeOutcome;
-    try {
-      outcome = await runExchange(this.#url, settings, planned, {
-        signals: [exchange.signal, requestSignal, signal],
-        onMessage: (passedOver) => this.#deliver(passedOver),
-      });
-    } finally {
-      this.#inFlight.delete(exchange);
-    }
-    // A session that came with the response to `initialize` is the transport's to end, whatever became of the body.
-    const issued = planned.method === 'initialize' ? outcome.headers?.get('mcp-session-id') : undefined;
-    // Every session that arrived is ended once: one that is replaced, or that arrived after
-    // `close()` (which ends only the session it found), is ended here, since nothing would send
-    // its DELETE later and the server would hold it until it expires. Started before the answer
-    // is delivered, so that the DELETE carries the version that session was on, not the one the
-    // client sets next.
-    const [held, ended] = sessionIssued(this.sessionId, issued, !this.#closed);
-    this.sessionId = held;
-    const ending = ended === undefined ? undefined : this.#endAside(ended);
+    const signals = [this.#session.signal, requestSignal, signal];
+    const outcome = await runExchange(this.#url, settings, planned, { session: this.#session, signals, onMessage: (passedOver) => this.#deliver(passedOver) });
     try {
       switch (outcome.kind) {
         case 'answered':
@@ -219,7 +221,6 @@ export class AnswerTransport {
         case 'accepted':
           return;
         case 'refused': {
-          this.sessionId = sessionAfterRefusal(this.sessionId, planned.sessionId, outcome.status);
           const answer = inBandRefusal(planned, outcome);
           if (answer !== undefined) {
             this.#deliver(answer);
@@ -231,12 +232,12 @@ export class AnswerTransport {
           break;
       }
       // The stream ended without the answer, and not because this side ended it.
-      if (![exchange.signal, requestSignal, signal, settings.signal].some((one) => one?.aborted === true)) onRequestStreamEnd?.();
+      if (![...signals, settings.signal].some((one) => one !== undefined && isAborted(one))) onRequestStreamEnd?.();
       throw answerError(outcome.failure, settings.secrets);
     } finally {
-      // The send settles once that DELETE has, so that a caller who awaits it has nothing of this
-      // send left running; the DELETE never rejects (see #endAside).
-      await ending;
+      // The send settles once the DELETE of a session it let go of has, so that a caller who
+      // awaits it has nothing of this send left running; that DELETE never rejects.
+      await this.#session.endsSettled();
     }
   }
 
@@ -258,37 +259,19 @@ export class AnswerTransport {
    *   as the transport's own `signal` does; `onclose` is still called.
    */
   async close(options?: { readonly signal?: AbortSignal | undefined }): Promise<void> {
-    if (this.#closed) return;
-    checkSignal('signal', options?.signal);
-    this.#closed = true;
-    const reason = new Error('AnswerTransport: closed');
-    for (const exchange of this.#inFlight) exchange.abort(reason);
-    const { sessionId } = this;
-    if (sessionId !== undefined) {
-      const version = eraOf(this.protocolVersion) === 'legacy' ? this.protocolVersion : undefined;
-      const ended = await endSession(this.#url, this.#settings, sessionId, version, [options?.signal]);
-      if (ended.kind === 'failed') this.#report(answerError(ended.failure, this.#settings.secrets));
-      this.sessionId = undefined;
-    }
+    const { signal } = optionsObject(options) as { readonly signal?: AbortSignal | undefined };
+    checkSignal('signal', signal);
+    if (this.#session.closed) return;
+    this.#settleVersion();
+    const ended = await this.#session.close(new Error('AnswerTransport: closed'), [signal]);
+    if (ended?.kind === 'failed') this.#report(answerError(ended.failure, this.#settings.secrets));
     this.onclose?.();
   }
 
-  /**
-   * Ends `sessionId`, a session the transport does not hold (replaced by a later `initialize`'s,
-   * or issued after `close()`): its DELETE, under a deadline of its own and none of the caller's
-   * signals — not even `close()` ends it, since nothing else would, and the server would hold the
-   * session until it expires. Best effort: a failure goes to `onerror`, never to the send that
-   * brought the new session.
-   */
-  async #endAside(sessionId: string): Promise<void> {
-    const version = eraOf(this.protocolVersion) === 'legacy' ? this.protocolVersion : undefined;
-    try {
-      const ended = await endAbandonedSession(this.#url, this.#settings, sessionId, version);
-      if (ended.kind === 'failed') this.#report(answerError(ended.failure, this.#settings.secrets));
-    } catch (error) {
-      // Nothing in endSession is meant to throw; if something does, it is still not the send's failure.
-      this.#report(error);
-    }
+  /** The session state learns the version set: the AI SDK assigns the field, with no call to tell. */
+  #settleVersion(): void {
+    const version = this.protocolVersion;
+    if (version !== this.#session.state.protocolVersion) void this.#session.apply({ type: 'settled', era: eraOf(version), protocolVersion: version });
   }
 
   /** Gives a message to `onmessage`; a handler that throws must not end the read it came from. */

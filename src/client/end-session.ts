@@ -53,23 +53,3 @@ export async function endSession(
 export function endAbandonedSession(url: string | URL, settings: ExchangeSettings, sessionId: string, version: string | undefined): Promise<SessionEnd> {
   return endSession(url, withoutCallerSignal(settings), sessionId, version);
 }
-/**
- * The rule for a session id `issued` with an `initialize`'s response, while `held` is held:
- * `[the session held now, the session to end]`. With `keep` (the client takes it), it is held
- * and the one it replaces is ended; else it is ended. One already held, or none, changes
- * nothing. Every session id that arrived is so ended exactly once.
- */
-export function sessionIssued(held: string | undefined, issued: string | null | undefined, keep: boolean): readonly [held: string | undefined, ended: string | undefined] {
-  if (issued == null || issued === held) return [held, undefined];
-  return keep ? [issued, held] : [held, issued];
-}
-
-/**
- * The session held after a request that carried `sent` was refused with `status`: a 404 to a
- * request that carried the session held means the server ended it, so it is forgotten and the
- * next client starts anew. Any other refusal, a 404 to a request that carried another session or
- * none (a 2026-07-28 request, whose 404 is an unknown method), changes nothing.
- */
-export function sessionAfterRefusal(held: string | undefined, sent: string | undefined, status: number): string | undefined {
-  return status === 404 && sent === held ? undefined : held;
-}

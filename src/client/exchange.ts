@@ -10,17 +10,19 @@
 import { ACCEPT, readAnswerOutcome, type ReadOutcome } from '../drivers/read-answer.js';
 import type { AnswerFormat, AnswerProgress } from '../reducers/answer.js';
 import { checkRequestId, invalid } from '../vocabulary/check-argument.js';
-import { nothingRead, said, stopped, withCause, type Failure } from '../vocabulary/failure.js';
+import { nothingRead, said, stopKind, stopped, withCause, type Failure } from '../vocabulary/failure.js';
 import { isRecord, type JsonRpcMessage, type JsonRpcRequestId, type JsonRpcResponse } from '../vocabulary/json-rpc.js';
 import { checkNoAuthorization } from './auth-provider.js';
-import { endAbandonedSession } from './end-session.js';
 import { sendAuthorized, type AuthorizedRoute } from './authorized-request.js';
 import { startDeadline } from './deadline.js';
 import { eraOf, type McpEra } from './era.js';
 import type { ExchangeSettings } from './exchange-options.js';
 import { mcpRequestHeaders } from './mcp-request-headers.js';
 import { refusal } from './refusal.js';
-import { endedWithoutAnswer, readResumable } from './resume.js';
+import { endedEarly, readResumable } from './resume.js';
+import type { RequestObject } from './request-message.js';
+import { refusedFor } from './session.js';
+import type { SessionKeeper } from './session-keeper.js';
 import { release } from './send-request.js';
 
 /** One JSON-RPC message as an exchange sends it: everything about it decided once. */
@@ -42,6 +44,12 @@ export interface PlannedMessage {
   readonly headers: Headers;
   /** A resumption GET's headers (2025): the caller's, the session, the version. */
   readonly streamHeaders: Headers;
+}
+
+/** A request planned: it has an id, and its exchange comes to a {@link RequestOutcome}. */
+export interface PlannedRequest extends PlannedMessage {
+  readonly requestId: JsonRpcRequestId;
+  readonly method: string;
 }
 
 /**
@@ -66,6 +74,8 @@ export interface MessagePlan {
  *   breaks the one rule (RangeError for a number that is no integer), or a 2026 message the
  *   metadata headers cannot be derived from.
  */
+export function planMessage(message: RequestObject, settings: ExchangeSettings, plan?: MessagePlan): PlannedRequest;
+export function planMessage(message: unknown, settings: ExchangeSettings, plan?: MessagePlan): PlannedMessage;
 export function planMessage(message: unknown, settings: ExchangeSettings, plan: MessagePlan = {}): PlannedMessage {
   if (!isRecord(message)) throw invalid('message', 'a JSON-RPC message object', message);
   const { method, id } = message as { method?: unknown; id?: unknown };
@@ -121,6 +131,8 @@ export type RequestOutcome = Exclude<ExchangeOutcome, { kind: 'accepted' }>;
 
 /** What else an exchange is given. */
 export interface ExchangeExtras {
+  /** The session state the exchange reports to: an `initialize`'s sessions, a refusal. */
+  readonly session: SessionKeeper;
   /** Signals beside the settings' own, each of which ends the exchange (a send's, a request's). */
   readonly signals?: readonly (AbortSignal | undefined)[] | undefined;
   /** Called with every message passed over, in order; what it throws goes up as it is. */
@@ -139,26 +151,39 @@ export interface ExchangeExtras {
  *   dropped it with its stream — and its failure says to re-issue it (`detail.reissue`), as does
  *   one whose connection broke before any response. An abort closes the response stream, which
  *   is that era's cancellation. A request that could not connect may be sent again in any era.
- * - An `initialize`'s session: the one its response carries is the caller's to hold or end (in
- *   `headers`); one that came with a response passed over — a redirect, a 401 answered, one
- *   after the abort — is ended here (a DELETE in the background), unless it is that same one;
- *   so is the response's own when `onMessage` throws. The session the request carried is never
- *   ended here: it is the caller's.
+ * - What the session state must know is reported to `extras.session` (session.ts decides): an
+ *   `initialize`'s own session, once its response is known, and those that came with responses
+ *   released on the way; a refusal.
  *
  * Throws only what `onMessage` throws (given a `url` that `checkUrl` accepts, as every public API checks).
  */
-export async function runExchange(url: string | URL, settings: ExchangeSettings, planned: PlannedMessage, extras: ExchangeExtras = {}): Promise<ExchangeOutcome> {
-  const { maxBytes, secrets } = settings;
+export function runExchange(url: string | URL, settings: ExchangeSettings, planned: PlannedRequest, extras: ExchangeExtras): Promise<RequestOutcome>;
+export function runExchange(url: string | URL, settings: ExchangeSettings, planned: PlannedMessage, extras: ExchangeExtras): Promise<ExchangeOutcome>;
+export async function runExchange(url: string | URL, settings: ExchangeSettings, planned: PlannedMessage, extras: ExchangeExtras): Promise<ExchangeOutcome> {
   const deadline = startDeadline(settings.timeoutMs, settings.signal, ...(extras.signals ?? []));
-  const { signal } = deadline;
-  // An `initialize`'s sessions: the one its response carries is the caller's to hold or end;
-  // one that came with a response released on the way (a redirect, a 401, one after the abort)
-  // is ended here, unless it is that same one, or the one the request carried (the caller's).
-  let kept: string | null | undefined; // undefined until the response comes or the exchange ends
-  const aside = new Set<string>();
-  const endAside = (id: string): void => {
-    if (id !== kept && id !== planned.sessionId) void endAbandonedSession(url, settings, id, planned.version);
-  };
+  const report = new SessionReport(planned, extras.session);
+  let outcome: ExchangeOutcome | undefined;
+  try {
+    outcome = await exchange(url, settings, planned, deadline.signal, report, extras.onMessage);
+    if (outcome.kind !== 'refused') return outcome;
+    const failure = refusedFor(extras.session.state, outcome.failure, url, outcome.status, planned);
+    return { ...outcome, failure };
+  } finally {
+    deadline.dispose();
+    report.settle(outcome);
+  }
+}
+
+/** The exchange itself: the POST, the status, the answer read and resumed, under `signal`. */
+async function exchange(
+  url: string | URL,
+  settings: ExchangeSettings,
+  planned: PlannedMessage,
+  signal: AbortSignal,
+  report: SessionReport,
+  onMessage: ((message: JsonRpcMessage) => void) | undefined,
+): Promise<ExchangeOutcome> {
+  const { maxBytes, secrets } = settings;
   const route: AuthorizedRoute = {
     fetch: settings.fetch,
     url,
@@ -167,51 +192,83 @@ export async function runExchange(url: string | URL, settings: ExchangeSettings,
     detail: nothingRead(maxBytes),
     authProvider: settings.authProvider,
     secrets,
-    onRelease: ({ headers }) => {
-      const id = planned.method === 'initialize' ? headers.get('mcp-session-id') : null;
-      if (id !== null) (kept === undefined ? aside.add(id) : endAside(id));
-    },
+    onRelease: (released) => report.released(released.headers),
   };
   // 2026-07-28 has no resumption: whatever ends a request's connection or response early has lost the request.
   const lostInEra = planned.era === 'modern' && planned.requestId !== undefined;
-  const lost = (failure: Failure): Failure => (lostInEra ? lostRequest(failure) : failure);
-  try {
-    if (signal.aborted) return { kind: 'failed', failure: stopped(signal.reason, route.detail, 'the exchange'), headers: undefined };
-    const sent = await sendAuthorized(route, { method: 'POST', headers: planned.headers, body: planned.body });
-    if (sent.kind === 'unanswered') return { kind: 'failed', failure: unanswered(sent.failure, sent.unsent || lostInEra), headers: undefined };
-    if (sent.kind === 'failed') return { kind: 'failed', failure: sent.failure, headers: undefined };
-    const { response } = sent;
-    const { status, headers } = response;
-    kept = headers.get('mcp-session-id');
-    if (status < 200 || status > 299) return await refused(response, planned.requestId, route);
-    // 202, 204 and 205 carry no answer by definition; neither does a response without a body.
-    if (planned.requestId === undefined || status === 202 || status === 204 || status === 205 || response.body === null) {
-      release(route, response);
-      if (planned.requestId === undefined) return { kind: 'accepted', status, headers };
-      return { kind: 'failed', failure: noAnswer(status, headers, maxBytes), headers };
-    }
-    const read: ReadOutcome = await readResumable(response, {
-      route,
-      headers: planned.streamHeaders,
-      requestId: planned.requestId,
-      maxBytes,
-      onMessage: extras.onMessage,
-      resume: settings.resume && planned.era === 'legacy',
-    });
-    if (read.kind === 'answer') return { kind: 'answered', answer: read.answer, status, headers, format: read.format, progress: read.progress };
-    const { failure } = read;
-    const dropped = failure.code === 'stream_failed' || (read.format === 'event-stream' && endedWithoutAnswer(failure));
-    return { kind: 'failed', failure: dropped ? lost(failure) : failure, headers };
-  } catch (error) {
-    // What onMessage threw goes up instead of an outcome, so the caller never sees the session
-    // its `initialize` was given: that one is set aside and ended too.
-    if (planned.method === 'initialize' && kept) aside.add(kept);
-    kept = null;
-    throw error;
-  } finally {
-    deadline.dispose();
-    kept ??= null;
-    aside.forEach(endAside);
+  if (signal.aborted) return { kind: 'failed', failure: stopped(signal.reason, route.detail, 'the exchange'), headers: undefined };
+  const sent = await sendAuthorized(route, { method: 'POST', headers: planned.headers, body: planned.body });
+  if (sent.kind === 'unanswered') return { kind: 'failed', failure: unanswered(sent.failure, sent.unsent || lostInEra), headers: undefined };
+  if (sent.kind === 'failed') return { kind: 'failed', failure: sent.failure, headers: undefined };
+  const { response } = sent;
+  const { status, headers } = response;
+  report.responded(headers);
+  if (status < 200 || status > 299) return await refused(response, planned.requestId, route);
+  // 202, 204 and 205 carry no answer by definition; neither does a response without a body.
+  if (planned.requestId === undefined || status === 202 || status === 204 || status === 205 || response.body === null) {
+    release(route, response);
+    if (planned.requestId === undefined) return { kind: 'accepted', status, headers };
+    return { kind: 'failed', failure: noAnswer(status, headers, maxBytes), headers };
+  }
+  const read: ReadOutcome = await readResumable(response, {
+    route,
+    headers: planned.streamHeaders,
+    requestId: planned.requestId,
+    maxBytes,
+    onMessage,
+    resume: settings.resume && planned.era === 'legacy',
+  });
+  if (read.kind === 'answer') return { kind: 'answered', answer: read.answer, status, headers, format: read.format, progress: read.progress };
+  const { failure } = read;
+  return { kind: 'failed', failure: lostInEra && endedEarly(read) ? lostRequest(failure) : failure, headers };
+}
+
+/**
+ * What an exchange tells its session state: an `initialize`'s own session once its response is
+ * known — seen by the caller unless `onMessage` threw, which left no outcome — and after it each
+ * session that came with a response released on the way (held back till then: it may be the
+ * same one); a refusal. What becomes of each is `session.ts`'s to say.
+ */
+class SessionReport {
+  readonly #planned: PlannedMessage;
+  readonly #session: SessionKeeper;
+  readonly #initialize: boolean;
+  /** The session id of the exchange's own response, once it came. */
+  #own: string | undefined;
+  #settled = false;
+  readonly #aside: string[] = [];
+
+  constructor(planned: PlannedMessage, session: SessionKeeper) {
+    this.#planned = planned;
+    this.#session = session;
+    this.#initialize = planned.method === 'initialize';
+  }
+
+  /** A response released unread (a redirect, a 401 answered, one after the abort, its own), now or after the exchange. */
+  released(headers: Headers): void {
+    const id = this.#initialize ? headers.get('mcp-session-id') : null;
+    if (id === null) return;
+    if (this.#settled) this.#passedOver(id);
+    else this.#aside.push(id);
+  }
+
+  /** The exchange's own response came. */
+  responded(headers: Headers): void {
+    this.#own = headers.get('mcp-session-id') ?? undefined;
+  }
+
+  /** The exchange ended with `outcome` (none: `onMessage` threw). */
+  settle(outcome: ExchangeOutcome | undefined): void {
+    this.#settled = true;
+    if (outcome?.kind === 'refused') void this.#session.apply({ type: 'refused', status: outcome.status, carried: this.#planned.sessionId });
+    if (!this.#initialize) return;
+    void this.#session.apply({ type: 'issued', sessionId: this.#own, answered: outcome?.kind === 'answered', seen: outcome !== undefined });
+    for (const id of this.#aside) this.#passedOver(id);
+  }
+
+  /** Its own response's session is `issued`'s to judge, once. */
+  #passedOver(id: string): void {
+    if (id !== this.#own) void this.#session.apply({ type: 'passed-over', sessionId: id, carried: this.#planned.sessionId });
   }
 }
 
@@ -235,8 +292,8 @@ async function refused(response: Response, requestId: JsonRpcRequestId | undefin
     const failure = refusal(response, { ...nothingRead(route.detail.maxBytes, contentType), bytesRead: read.progress.bytesRead }, answer);
     return { kind: 'refused', status, headers, answer, failure };
   }
-  const { code, detail, cause } = read.failure;
-  if (code === 'aborted' || code === 'timeout') return { kind: 'failed', failure: read.failure, headers };
+  const { detail, cause } = read.failure;
+  if (stopKind(read.failure) !== undefined) return { kind: 'failed', failure: read.failure, headers };
   return { kind: 'refused', status, headers, answer: undefined, failure: refusal(response, detail, undefined, [], read.failure.hasCause === true ? cause : undefined) };
 }
 

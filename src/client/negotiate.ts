@@ -3,19 +3,19 @@
  * Backward Compatibility section says: a modern request first (`server/discover`), falling back
  * to the 2025 `initialize` handshake only when the refusal is not a recognised modern error; or
  * the `initialize` handshake alone; or one version pinned, with no negotiation. The outcome is a
- * value; a session the handshake opened is ended here if the handshake fails.
+ * value; the session state is told what the handshake settled, or that it failed.
  * @module
  */
 
 import type { AnswerFormat, AnswerProgress } from '../reducers/answer.js';
-import { bareServerText, said, serverText, written, type Failure } from '../vocabulary/failure.js';
+import { bareServerText, said, serverText, stopKind, written, type Failure } from '../vocabulary/failure.js';
 import { objectOf, type JsonObject, type JsonRpcResponse, type JsonValue } from '../vocabulary/json-rpc.js';
 import { discoverOutcome, negotiationFailed } from './discover-outcome.js';
-import { endAbandonedSession } from './end-session.js';
 import { eraOf, isProtocolVersion, LEGACY_PROTOCOL_VERSION, MODERN_PROTOCOL_VERSION, type McpEra } from './era.js';
 import type { ExchangeSettings } from './exchange-options.js';
-import { planMessage, runExchange, type ExchangeOutcome, type RequestOutcome } from './exchange.js';
+import { planMessage, runExchange, type ExchangeOutcome } from './exchange.js';
 import { requestMessage, type ClientIdentity } from './request-message.js';
+import type { SessionKeeper } from './session-keeper.js';
 
 /**
  * How a client settles its era: `'auto'` probes with `server/discover` and falls back to
@@ -66,13 +66,11 @@ export interface HandshakeAnswer {
   readonly progress: AnswerProgress;
 }
 
-/** The era settled, and what the server said of itself. */
+/** The era settled, and what the server said of itself. (The session, if one was issued, is in the session state.) */
 export interface Negotiated {
   readonly era: McpEra;
   /** The version every request is sent in; `undefined` only for 2025 requests sent with no handshake and no version. */
   readonly protocolVersion: string | undefined;
-  /** The 2025 session, if the server issued one. */
-  readonly sessionId: string | undefined;
   /** The versions the server said it supports (its `DiscoverResult`), else the one spoken. */
   readonly supportedVersions: readonly string[];
   readonly serverInfo: JsonObject | undefined;
@@ -89,37 +87,41 @@ export type Negotiation = { readonly ok: true; readonly negotiated: Negotiated }
 /** The id of the handshake's requests (`server/discover`, then `initialize`): a client numbers its own from 1. */
 const HANDSHAKE_ID = 0;
 
+/** What a handshake is given: where, with what settings, as whom, and the session state it settles. */
+export interface Handshake {
+  readonly url: string | URL;
+  readonly settings: ExchangeSettings;
+  readonly identity: ClientIdentity;
+  readonly session: SessionKeeper;
+}
+
 /**
- * Settles the era with the server at `url`. With `handshake: false`, nothing is sent: the era is
- * the pinned version's, else that of the caller's `MCP-Protocol-Version` header, else 2025.
+ * Settles the era with the server at `url`, into `session`. With `handshake: false`, nothing is
+ * sent: the era is the pinned version's, else that of the caller's `MCP-Protocol-Version`
+ * header, else 2025.
  */
-export async function negotiate(
-  url: string | URL,
-  settings: ExchangeSettings,
-  identity: ClientIdentity,
-  negotiation: VersionNegotiation,
-  handshake: boolean,
-): Promise<Negotiation> {
+export async function negotiate(on: Handshake, negotiation: VersionNegotiation, handshake: boolean): Promise<Negotiation> {
+  const { url, settings, identity, session } = on;
   const pin = typeof negotiation === 'object' ? negotiation.pin : undefined;
   if (!handshake || (pin !== undefined && eraOf(pin) === 'modern')) {
     const version = pin ?? settings.headers.get('mcp-protocol-version') ?? undefined;
-    return settled(eraOf(version), version, pin === undefined ? { by: 'none' } : { by: 'pin', initialize: false });
+    return settled(session, eraOf(version), version, pin === undefined ? { by: 'none' } : { by: 'pin', initialize: false });
   }
-  if (pin !== undefined) return initialize(url, settings, identity, pin, true, { by: 'pin', initialize: true });
-  if (negotiation === 'legacy') return initialize(url, settings, identity, LEGACY_PROTOCOL_VERSION, false, { by: 'initialize', refusal: undefined });
+  if (pin !== undefined) return initialize(on, pin, true, { by: 'pin', initialize: true });
+  if (negotiation === 'legacy') return initialize(on, LEGACY_PROTOCOL_VERSION, false, { by: 'initialize', refusal: undefined });
 
   const probe = requestMessage(HANDSHAKE_ID, 'server/discover', undefined, 'modern', MODERN_PROTOCOL_VERSION, identity);
-  const outcome = (await runExchange(url, settings, planMessage(probe, settings, { version: MODERN_PROTOCOL_VERSION }))) as RequestOutcome;
+  const outcome = await runExchange(url, settings, planMessage(probe, settings, { version: MODERN_PROTOCOL_VERSION }), { session });
   const found = discoverOutcome(outcome);
   switch (found.kind) {
     case 'failed':
       return { ok: false, failure: found.failure };
     case 'legacy':
-      return initialize(url, settings, identity, LEGACY_PROTOCOL_VERSION, false, { by: 'initialize', refusal: written(found.reason, settings.secrets) });
+      return initialize(on, LEGACY_PROTOCOL_VERSION, false, { by: 'initialize', refusal: written(found.reason, settings.secrets) });
     case 'modern': {
       const others = found.supported.filter((version) => version !== found.version);
       const serverInfo = objectOf(found.result['_meta'])?.['io.modelcontextprotocol/serverInfo'];
-      return settled('modern', found.version, { by: 'discover' }, { outcome, result: found.result, serverInfo, supported: [found.version, ...others] });
+      return settled(session, 'modern', found.version, { by: 'discover' }, { outcome, result: found.result, serverInfo, supported: [found.version, ...others] });
     }
   }
 }
@@ -131,16 +133,15 @@ interface Handshook {
   readonly serverInfo: JsonValue | undefined;
   /** The versions the server said it supports; by default the one settled. */
   readonly supported?: readonly string[] | undefined;
-  readonly sessionId?: string | undefined;
 }
 
 /** The era settled in `version`, by `how`: by a handshake, with what it said, or by none. */
-function settled(era: McpEra, version: string | undefined, how: NegotiatedBy, handshook?: Handshook): Negotiation {
+function settled(session: SessionKeeper, era: McpEra, version: string | undefined, how: NegotiatedBy, handshook?: Handshook): Negotiation {
+  void session.apply({ type: 'settled', era, protocolVersion: version });
   const result = handshook?.result;
   const negotiated: Negotiated = {
     era,
     protocolVersion: version,
-    sessionId: handshook?.sessionId,
     supportedVersions: handshook?.supported ?? (version === undefined ? [] : [version]),
     serverInfo: objectOf(handshook?.serverInfo),
     capabilities: objectOf(result?.['capabilities']),
@@ -154,36 +155,36 @@ function settled(era: McpEra, version: string | undefined, how: NegotiatedBy, ha
 /**
  * The 2025 handshake: `initialize` asking for `version`, then `notifications/initialized`. With
  * `exact`, an answer in another version is a failure (a pinned version). A session the server
- * issued is ended before a failure is returned, whatever became of the answer's body.
+ * issued is ended before a failure is returned (in the background when a signal stopped it).
  */
-async function initialize(url: string | URL, settings: ExchangeSettings, identity: ClientIdentity, version: string, exact: boolean, how: NegotiatedBy): Promise<Negotiation> {
+async function initialize(on: Handshake, version: string, exact: boolean, how: NegotiatedBy): Promise<Negotiation> {
+  const { url, settings, identity, session } = on;
   const message = requestMessage(HANDSHAKE_ID, 'initialize', { protocolVersion: version, capabilities: identity.capabilities, clientInfo: { ...identity.clientInfo } }, 'legacy', undefined, identity);
-  const outcome = (await runExchange(url, settings, planMessage(message, settings))) as RequestOutcome;
-  const sessionId = outcome.headers?.get('mcp-session-id') ?? undefined;
-  const failed = async (failure: Failure, answered: string | undefined): Promise<Negotiation> => {
-    if (sessionId !== undefined) {
-      const ending = endAbandonedSession(url, settings, sessionId, answered);
-      // An aborted handshake fails at once, as an abort must; its session is ended in the background.
-      if (failure.code !== 'aborted') await ending;
-    }
+  const outcome = await runExchange(url, settings, planMessage(message, settings), { session });
+  const failed = async (failure: Failure, answered?: string): Promise<Negotiation> => {
+    // The DELETE carries the version the server answered in, when it answered in one.
+    if (answered !== undefined) void session.apply({ type: 'settled', era: 'legacy', protocolVersion: answered });
+    void session.apply({ type: 'handshake-failed' });
+    // A stopped handshake fails at once, as an abort must; its session is ended in the background.
+    if (stopKind(failure) === undefined) await session.endsSettled();
     return { ok: false, failure };
   };
-  if (outcome.kind !== 'answered') return failed(outcome.failure, undefined);
+  if (outcome.kind !== 'answered') return failed(outcome.failure);
   const result = objectOf(outcome.answer['result']);
   const answered = result?.['protocolVersion'];
-  if (result === undefined || typeof answered !== 'string') return failed(notAccepted(outcome.answer, settings), undefined);
+  if (result === undefined || typeof answered !== 'string') return failed(notAccepted(outcome.answer, settings));
   // Only a 2025 version (a date before 2026-07-28) is accepted: it goes back in a header, which no other text could be.
   if (!isProtocolVersion(answered) || eraOf(answered) !== 'legacy') {
     const message = said`the server answered initialize with protocol version ${serverText(answered)}, which is no 2025-era version`;
-    return failed(negotiationFailed(message, outcome.answer, settings.maxBytes), undefined);
+    return failed(negotiationFailed(message, outcome.answer, settings.maxBytes));
   }
   if (exact && answered !== version) {
     return failed(negotiationFailed(said`the server answered initialize with protocol version ${bareServerText(answered)}, not the pinned ${version}`, outcome.answer), answered);
   }
-  const initialized = planMessage({ jsonrpc: '2.0', method: 'notifications/initialized' }, settings, { version: answered, sessionId });
-  const notified = await runExchange(url, settings, initialized);
+  const initialized = planMessage({ jsonrpc: '2.0', method: 'notifications/initialized' }, settings, { version: answered, sessionId: session.state.sessionId });
+  const notified = await runExchange(url, settings, initialized, { session });
   if (notified.kind === 'refused' || notified.kind === 'failed') return failed(notified.failure, answered);
-  return settled('legacy', answered, how, { outcome, result, serverInfo: result['serverInfo'], sessionId });
+  return settled(session, 'legacy', answered, how, { outcome, result, serverInfo: result['serverInfo'] });
 }
 
 /** `initialize` answered without accepting it: no result, no 2025 protocol version in it. */

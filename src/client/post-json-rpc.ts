@@ -12,6 +12,8 @@ import type { JsonRpcMessage, JsonRpcResponse } from '../vocabulary/json-rpc.js'
 import { checkExchangeOptions, type ExchangeOptions } from './exchange-options.js';
 import { declaredProtocolVersion } from './era.js';
 import { planMessage, runExchange } from './exchange.js';
+import { sessionStart } from './session.js';
+import { SessionKeeper } from './session-keeper.js';
 
 export type { FetchFunction, RedirectPolicy } from './send-request.js';
 
@@ -70,8 +72,10 @@ export async function postJsonRpc(url: string | URL, message: object, options: P
   // The message's own version decides its era; else the caller says the version the way a 2025
   // client does, in its headers (and the session too).
   const version = declaredProtocolVersion(message) ?? settings.headers.get('mcp-protocol-version') ?? undefined;
-  const planned = planMessage(message, settings, { version });
-  const outcome = await runExchange(url, settings, planned, { onMessage });
+  const planned = planMessage(message, settings, { version, sessionId: settings.headers.get('mcp-session-id') ?? undefined });
+  // The caller holds the session, from the headers: this state only ends those passed over.
+  const session = new SessionKeeper(url, settings, sessionStart('caller', planned.era, version, planned.sessionId));
+  const outcome = await runExchange(url, settings, planned, { onMessage, session });
   switch (outcome.kind) {
     case 'answered':
       return { answer: outcome.answer, status: outcome.status, headers: outcome.headers };

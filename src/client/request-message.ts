@@ -32,6 +32,12 @@ export interface ClientIdentity {
   readonly capabilities: JsonObject;
 }
 
+/** A request as a client writes it: a message with an id and a method. */
+export interface RequestObject extends JsonObject {
+  readonly id: JsonRpcRequestId;
+  readonly method: string;
+}
+
 /** The client info of an `AnswerClient` given none. */
 export const DEFAULT_CLIENT_INFO: ClientInfo = { name: 'sse-answer', version: PACKAGE_VERSION };
 
@@ -42,6 +48,8 @@ export const DEFAULT_CLIENT_INFO: ClientInfo = { name: 'sse-answer', version: PA
  * gave is kept, but its protocol version is `version`: the header must match it.
  * @throws TypeError for params that are neither an object nor (2025 only) an array.
  */
+export function requestMessage(id: JsonRpcRequestId, method: string, params: unknown, era: McpEra, version: string | undefined, identity: ClientIdentity): RequestObject;
+export function requestMessage(id: undefined, method: string, params: unknown, era: McpEra, version: string | undefined, identity: ClientIdentity): JsonObject;
 export function requestMessage(id: JsonRpcRequestId | undefined, method: string, params: unknown, era: McpEra, version: string | undefined, identity: ClientIdentity): JsonObject {
   // A notification is a request without an id.
   const base: JsonObject = id === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', id, method };

@@ -85,8 +85,8 @@ export async function readResumable(response: Response, read: ResumableRead): Pr
     const restated = (note: string): ReadOutcome =>
       resumptions === 0 ? outcome : failedOver(failure, totals, read.maxBytes, `${note} after ${resumptions} resumption${resumptions === 1 ? '' : 's'}`, format);
 
-    // A stream that ended without the answer, or broke mid-read: the server kept its events.
-    const resumable = format === 'event-stream' && (endedWithoutAnswer(failure) || failure.code === 'stream_failed');
+    // An event stream that ended early: the server kept its events.
+    const resumable = format === 'event-stream' && endedEarly(outcome);
     if (!read.resume || !resumable) return restated('ended');
 
     const newId = failure.detail.lastEventId;
@@ -120,11 +120,13 @@ export async function readResumable(response: Response, read: ResumableRead): Pr
 }
 
 /**
- * Whether `failure` says an event stream's body ended without the answer — what a 2025-era
- * stream is resumed from, and a 2026-era one has lost its request in (the format is the read's).
+ * Whether a read ended early: its response broke, or its event stream ended without the answer.
+ * A 2025-era event stream is resumed from there; a 2026-era request is lost there.
  */
-export function endedWithoutAnswer(failure: Failure): boolean {
-  return failure.code === 'malformed_answer' && (failure.reason === 'no_message' || failure.reason === 'no_response');
+export function endedEarly(read: Extract<ReadOutcome, { kind: 'failed' }>): boolean {
+  const { failure } = read;
+  if (failure.code === 'stream_failed') return true;
+  return read.format === 'event-stream' && failure.code === 'malformed_answer' && (failure.reason === 'no_message' || failure.reason === 'no_response');
 }
 
 function over(detail: AnswerDetail, totals: BodyTotals, maxBytes: number): AnswerDetail {

@@ -143,6 +143,11 @@ export function stopped(reason: unknown, detail: AnswerDetail, doing: string): F
   return withCause({ code: timedOut ? 'timeout' : 'aborted', message, detail }, reason);
 }
 
+/** How a signal stopped `failure`, if one did (it came from {@link stopped}): by its deadline, or aborted. */
+export function stopKind(failure: Failure): 'timeout' | 'aborted' | undefined {
+  return failure.code === 'timeout' || failure.code === 'aborted' ? failure.code : undefined;
+}
+
 function isTimeout(reason: unknown): boolean {
   try {
     return typeof reason === 'object' && reason !== null && (reason as { name?: unknown }).name === 'TimeoutError';

@@ -7,7 +7,7 @@
  */
 
 import { describe, expect, test } from 'vitest';
-import { endAbandonedSession, endSession, sessionAfterRefusal, sessionIssued, type SessionEnd } from '../../src/client/end-session.js';
+import { endAbandonedSession, endSession, type SessionEnd } from '../../src/client/end-session.js';
 import type { ExchangeOptions } from '../../src/client/exchange-options.js';
 import { written, type Failure } from '../../src/vocabulary/failure.js';
 import { nextTurn } from '../helpers/bodies.js';
@@ -118,30 +118,5 @@ describe('endAbandonedSession: a DELETE under its own deadline, whatever the cal
     await expect(endAbandonedSession(URL_, settings, 's-1', undefined)).resolves.toMatchObject({ kind: 'failed' });
     expect(trail(sent)).toEqual(['DELETE']);
     expect(sent[0]!.signal!.aborted).toBe(false);
-  });
-});
-
-describe('sessionIssued: [the session held, the session to end] after an initialize\'s session id', () => {
-  test.each([
-    ['none issued', 'a', undefined, true, ['a', undefined]],
-    ['the one held', 'a', 'a', true, ['a', undefined]],
-    ['a first one, kept', undefined, 'b', true, ['b', undefined]],
-    ['another, kept: the old one ended', 'a', 'b', true, ['b', 'a']],
-    ['another, not kept: it is ended', 'a', 'b', false, ['a', 'b']],
-    ['a first one, not kept: it is ended', undefined, 'b', false, [undefined, 'b']],
-  ] as const)('%s', (_, held, issued, keep, expected) => {
-    expect(sessionIssued(held, issued, keep)).toEqual(expected);
-  });
-});
-
-describe('sessionAfterRefusal: the session held after a refusal of a request that carried one', () => {
-  test.each([
-    ['a 404 to a request that carried the session held: forgotten', 'a', 'a', 404, undefined],
-    ['a 404 to a request that carried another session: kept', 'b', 'a', 404, 'b'],
-    ['a 404 to a request that carried none (2026-07-28): kept', 'a', undefined, 404, 'a'],
-    ['another refusal: kept', 'a', 'a', 400, 'a'],
-    ['none held: none', undefined, undefined, 404, undefined],
-  ] as const)('%s', (_, held, sent, status, expected) => {
-    expect(sessionAfterRefusal(held, sent, status)).toBe(expected);
   });
 });

@@ -9,8 +9,10 @@
  */
 
 import { describe, expect, test } from 'vitest';
-import type { ExchangeOptions } from '../../src/client/exchange-options.js';
-import { planMessage, runExchange, type ExchangeOutcome, type MessagePlan } from '../../src/client/exchange.js';
+import type { ExchangeOptions, ExchangeSettings } from '../../src/client/exchange-options.js';
+import { planMessage, runExchange, type ExchangeExtras, type ExchangeOutcome, type MessagePlan, type PlannedMessage } from '../../src/client/exchange.js';
+import { sessionStart } from '../../src/client/session.js';
+import { SessionKeeper } from '../../src/client/session-keeper.js';
 import { AnswerError } from '../../src/vocabulary/errors.js';
 import { answerError, written, type Failure } from '../../src/vocabulary/failure.js';
 import type { JsonRpcMessage } from '../../src/vocabulary/json-rpc.js';
@@ -28,10 +30,22 @@ const NOTE = { jsonrpc: '2.0', method: 'notifications/progress', params: { progr
 
 const plan = (message: unknown, options: ExchangeOptions = {}, messagePlan?: MessagePlan) => planMessage(message, settingsOf(options), messagePlan);
 
+/** The session state an exchange reports to, as postJsonRpc's: the caller holds the session (from the headers). */
+function callerSession(settings: ExchangeSettings, planned: PlannedMessage): SessionKeeper {
+  return new SessionKeeper(URL_, settings, sessionStart('caller', planned.era, planned.version, planned.sessionId));
+}
+
+/** runExchange with the session state postJsonRpc gives it. */
+function runAsCaller(settings: ExchangeSettings, message: object, messagePlan?: MessagePlan, extras: Omit<ExchangeExtras, 'session'> = {}): Promise<ExchangeOutcome> {
+  const planned = planMessage(message, settings, messagePlan);
+  return runExchange(URL_, settings, planned, { ...extras, session: callerSession(settings, planned) });
+}
+
 async function exchange(message: object, script: Script, options: ExchangeOptions = {}, messagePlan?: MessagePlan, onMessage?: (m: JsonRpcMessage) => void) {
   const { fetch, sent } = scriptedFetch(script);
   const settings = settingsOf({ ...options, fetch });
-  const outcome = await runExchange(URL_, settings, planMessage(message, settings, messagePlan), { onMessage });
+  const planned = planMessage(message, settings, messagePlan);
+  const outcome = await runExchange(URL_, settings, planned, { onMessage, session: callerSession(settings, planned) });
   return { outcome, sent };
 }
 
@@ -154,7 +168,7 @@ describe('runExchange: answered', () => {
     const error = new Error('from onMessage');
     const { fetch } = scriptedFetch(() => sse([sseEvent(NOTE), sseEvent(ANSWER)]));
     const settings = settingsOf({ fetch });
-    const thrown = runExchange(URL_, settings, planMessage(REQUEST, settings), {
+    const thrown = runAsCaller(settings, REQUEST, undefined, {
       onMessage: () => {
         throw error;
       },
@@ -245,7 +259,7 @@ describe('runExchange: failed', () => {
     const controller = new AbortController();
     const { fetch } = scriptedFetch(() => sse([sseEvent(NOTE)], { endless: true }));
     const settings = settingsOf({ fetch });
-    const pending = runExchange(URL_, settings, planMessage(REQUEST, settings), { signals: [undefined, controller.signal], onMessage: () => controller.abort(new Error('enough')) });
+    const pending = runAsCaller(settings, REQUEST, undefined, { signals: [undefined, controller.signal], onMessage: () => controller.abort(new Error('enough')) });
     const outcome = await pending;
     expect(failureOf(outcome).code).toBe('aborted');
     expect(outcome.headers).toBeInstanceOf(Headers);
@@ -375,7 +389,7 @@ describe("runExchange: the session of a response passed over on an initialize's 
     const { fetch, sent } = scriptedFetch((request) => (request.method === 'DELETE' ? empty(204) : new Promise<Response>((resolve) => (answer = resolve))));
     // A fetch that ignores its signal: the exchange settles at the abort all the same.
     const settings = settingsOf({ fetch: (input, init) => fetch(input, { ...init, signal: null }), signal: controller.signal });
-    const pending = runExchange(URL_, settings, planMessage(INITIALIZE, settings));
+    const pending = runAsCaller(settings, INITIALIZE);
     await expect.poll(() => sent.length).toBe(1);
     controller.abort(new Error('stop'));
     expect(failureOf(await pending).code).toBe('aborted');
@@ -393,7 +407,7 @@ describe("runExchange: the session of a response passed over on an initialize's 
     const stream = (request: SentRequest) => sse([sseEvent(NOTE), sseEvent(resultFor(request, { protocolVersion: LEGACY }))], { headers: { 'mcp-session-id': 'issued' } });
     const { fetch, sent } = scriptedFetch(withDeletes(stream));
     const settings = settingsOf({ fetch });
-    const pending = runExchange(URL_, settings, planMessage(INITIALIZE, settings, { version: LEGACY, sessionId: carried }), {
+    const pending = runAsCaller(settings, INITIALIZE, { version: LEGACY, sessionId: carried }, {
       onMessage: () => {
         throw thrown;
       },

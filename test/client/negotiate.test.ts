@@ -10,6 +10,8 @@
 import { describe, expect, test, vi } from 'vitest';
 import type { ExchangeOptions } from '../../src/client/exchange-options.js';
 import { negotiate, type Negotiation, type VersionNegotiation } from '../../src/client/negotiate.js';
+import { sessionStart } from '../../src/client/session.js';
+import { SessionKeeper } from '../../src/client/session-keeper.js';
 import type { ClientIdentity } from '../../src/client/request-message.js';
 import { written, type Failure } from '../../src/vocabulary/failure.js';
 import { sseEvent } from '../helpers/bodies.js';
@@ -53,23 +55,25 @@ async function run(negotiation: VersionNegotiation, server: Server = {}, options
     }
   });
   const settings = settingsOf({ ...options, fetch });
-  const negotiated = await negotiate(URL_, settings, IDENTITY, negotiation, handshake);
-  return { negotiated, sent, settings };
+  const session = new SessionKeeper(URL_, settings, sessionStart('client', 'legacy', undefined));
+  const negotiated = await negotiate({ url: URL_, settings, identity: IDENTITY, session }, negotiation, handshake);
+  return { negotiated, sent, settings, session };
 }
 
 function failureOf(negotiation: Negotiation): Failure {
   expect(negotiation.ok).toBe(false);
   return (negotiation as { failure: Failure }).failure;
 }
-function settled(negotiation: Negotiation) {
+/** What was settled, with the session the session state holds after it. */
+function settled(negotiation: Negotiation, session: SessionKeeper) {
   expect(negotiation.ok).toBe(true);
-  return (negotiation as Extract<Negotiation, { ok: true }>).negotiated;
+  return { ...(negotiation as Extract<Negotiation, { ok: true }>).negotiated, sessionId: session.state.sessionId };
 }
 
 describe('no handshake', () => {
   test('handshake false, nothing pinned: 2025 with no version, nothing sent', async () => {
-    const { negotiated, sent } = await run('auto', {}, {}, false);
-    expect(settled(negotiated)).toEqual({
+    const { negotiated, sent, session } = await run('auto', {}, {}, false);
+    expect(settled(negotiated, session)).toEqual({
       era: 'legacy',
       protocolVersion: undefined,
       sessionId: undefined,
@@ -84,20 +88,20 @@ describe('no handshake', () => {
   });
 
   test("handshake false: the era of the caller's MCP-Protocol-Version", async () => {
-    const { negotiated, sent } = await run('legacy', {}, { headers: { 'MCP-Protocol-Version': MODERN } }, false);
-    expect(settled(negotiated)).toMatchObject({ era: 'modern', protocolVersion: MODERN, supportedVersions: [MODERN], negotiatedBy: { by: 'none' } });
+    const { negotiated, sent, session } = await run('legacy', {}, { headers: { 'MCP-Protocol-Version': MODERN } }, false);
+    expect(settled(negotiated, session)).toMatchObject({ era: 'modern', protocolVersion: MODERN, supportedVersions: [MODERN], negotiatedBy: { by: 'none' } });
     expect(sent).toEqual([]);
   });
 
   test('handshake false with a pin: the pinned version, said to be pinned', async () => {
-    const { negotiated, sent } = await run({ pin: '2025-06-18' }, {}, { headers: { 'mcp-protocol-version': MODERN } }, false);
-    expect(settled(negotiated)).toMatchObject({ era: 'legacy', protocolVersion: '2025-06-18', negotiatedBy: { by: 'pin', initialize: false } });
+    const { negotiated, sent, session } = await run({ pin: '2025-06-18' }, {}, { headers: { 'mcp-protocol-version': MODERN } }, false);
+    expect(settled(negotiated, session)).toMatchObject({ era: 'legacy', protocolVersion: '2025-06-18', negotiatedBy: { by: 'pin', initialize: false } });
     expect(sent).toEqual([]);
   });
 
   test('a pinned 2026 version needs no handshake: nothing sent', async () => {
-    const { negotiated, sent } = await run({ pin: MODERN });
-    expect(settled(negotiated)).toMatchObject({ era: 'modern', protocolVersion: MODERN, sessionId: undefined, supportedVersions: [MODERN], negotiatedBy: { by: 'pin', initialize: false } });
+    const { negotiated, sent, session } = await run({ pin: MODERN });
+    expect(settled(negotiated, session)).toMatchObject({ era: 'modern', protocolVersion: MODERN, sessionId: undefined, supportedVersions: [MODERN], negotiatedBy: { by: 'pin', initialize: false } });
     expect(sent).toEqual([]);
   });
 });
@@ -111,8 +115,8 @@ describe("'auto'", () => {
       instructions: 'hello',
       _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'modern-server', version: '2.0' } },
     };
-    const { negotiated, sent } = await run('auto', { discover: (r) => json(resultFor(r, discovered), { headers: { 'x-server': 'm' } }) });
-    const found = settled(negotiated);
+    const { negotiated, sent, session } = await run('auto', { discover: (r) => json(resultFor(r, discovered), { headers: { 'x-server': 'm' } }) });
+    const found = settled(negotiated, session);
     expect(found).toMatchObject({
       era: 'modern',
       protocolVersion: MODERN,
@@ -150,8 +154,8 @@ describe("'auto'", () => {
   });
 
   test('a probe refused with a bare 4xx: the initialize handshake, then notifications/initialized with the session', async () => {
-    const { negotiated, sent } = await run('auto', { discover: () => empty(400) });
-    const found = settled(negotiated);
+    const { negotiated, sent, session } = await run('auto', { discover: () => empty(400) });
+    const found = settled(negotiated, session);
     expect(found).toMatchObject({
       era: 'legacy',
       protocolVersion: LEGACY,
@@ -176,8 +180,8 @@ describe("'auto'", () => {
   });
 
   test("the probe's refusal is said in negotiatedBy, the server's text quoted", async () => {
-    const { negotiated } = await run('auto', { discover: (r) => json({ jsonrpc: '2.0', id: r.body?.['id'], error: { code: -32601, message: 'nope' } }) });
-    expect(settled(negotiated).negotiatedBy).toEqual({ by: 'initialize', refusal: 'HTTP 200, JSON-RPC -32601' });
+    const { negotiated, session } = await run('auto', { discover: (r) => json({ jsonrpc: '2.0', id: r.body?.['id'], error: { code: -32601, message: 'nope' } }) });
+    expect(settled(negotiated, session).negotiatedBy).toEqual({ by: 'initialize', refusal: 'HTTP 200, JSON-RPC -32601' });
   });
 
   test('a probe refused with a modern error: no fallback, the refusal is the failure', async () => {
@@ -205,21 +209,21 @@ describe("'auto'", () => {
 
 describe("'legacy' and a pinned 2025 version", () => {
   test("'legacy': initialize alone, and the version the server answers with is spoken", async () => {
-    const { negotiated, sent } = await run('legacy', { initialize: (r) => json(resultFor(r, initializeResult('2025-06-18'))) });
-    expect(settled(negotiated)).toMatchObject({ era: 'legacy', protocolVersion: '2025-06-18', sessionId: undefined, negotiatedBy: { by: 'initialize', refusal: undefined } });
+    const { negotiated, sent, session } = await run('legacy', { initialize: (r) => json(resultFor(r, initializeResult('2025-06-18'))) });
+    expect(settled(negotiated, session)).toMatchObject({ era: 'legacy', protocolVersion: '2025-06-18', sessionId: undefined, negotiatedBy: { by: 'initialize', refusal: undefined } });
     expect(trail(sent)).toEqual(['POST initialize', 'POST notifications/initialized']);
     expect(sent[1]!.headers.get('mcp-protocol-version')).toBe('2025-06-18');
     expect(sent[1]!.headers.has('mcp-session-id')).toBe(false);
   });
 
   test('an initialize answered on an event stream: the handshake says so', async () => {
-    const { negotiated } = await run('legacy', { initialize: (r) => sse([sseEvent(resultFor(r, initializeResult()), ['id: 1'])], { headers: SESSION }) });
-    expect(settled(negotiated).handshake).toMatchObject({ status: 200, format: 'event-stream', progress: { events: 1, lastEventId: '1' } });
+    const { negotiated, session } = await run('legacy', { initialize: (r) => sse([sseEvent(resultFor(r, initializeResult()), ['id: 1'])], { headers: SESSION }) });
+    expect(settled(negotiated, session).handshake).toMatchObject({ status: 200, format: 'event-stream', progress: { events: 1, lastEventId: '1' } });
   });
 
   test('a pinned 2025 version: asked for in initialize, and accepted when answered in it', async () => {
-    const { negotiated, sent } = await run({ pin: '2025-06-18' }, { initialize: (r) => json(resultFor(r, initializeResult('2025-06-18')), { headers: SESSION }) });
-    expect(settled(negotiated)).toMatchObject({ era: 'legacy', protocolVersion: '2025-06-18', sessionId: 'sess-42', negotiatedBy: { by: 'pin', initialize: true } });
+    const { negotiated, sent, session } = await run({ pin: '2025-06-18' }, { initialize: (r) => json(resultFor(r, initializeResult('2025-06-18')), { headers: SESSION }) });
+    expect(settled(negotiated, session)).toMatchObject({ era: 'legacy', protocolVersion: '2025-06-18', sessionId: 'sess-42', negotiatedBy: { by: 'pin', initialize: true } });
     expect((sent[0]!.body?.['params'] as { protocolVersion: string }).protocolVersion).toBe('2025-06-18');
   });
 

@@ -59,7 +59,7 @@ describe('2026-07-28 (modern)', () => {
 
   test("the caller's params and _meta are kept; the version is always the one spoken", () => {
     const params = { name: 'x', _meta: { progressToken: 7, 'io.modelcontextprotocol/protocolVersion': '2025-11-25' } };
-    const message = requestMessage(2, 'tools/call', params, 'modern', MODERN, IDENTITY) as { params: Record<string, unknown> };
+    const message = requestMessage(2, 'tools/call', params, 'modern', MODERN, IDENTITY) as unknown as { params: Record<string, unknown> };
     expect(message.params['name']).toBe('x');
     expect(message.params['_meta']).toEqual({
       'io.modelcontextprotocol/clientInfo': IDENTITY.clientInfo,
@@ -70,7 +70,7 @@ describe('2026-07-28 (modern)', () => {
   });
 
   test('a _meta that is not an object is replaced by the per-request one', () => {
-    const message = requestMessage(2, 'tools/list', { _meta: 'x' }, 'modern', MODERN, IDENTITY) as { params: { _meta: Record<string, unknown> } };
+    const message = requestMessage(2, 'tools/list', { _meta: 'x' }, 'modern', MODERN, IDENTITY) as unknown as { params: { _meta: Record<string, unknown> } };
     expect(Object.keys(message.params._meta).sort()).toEqual([
       'io.modelcontextprotocol/clientCapabilities',
       'io.modelcontextprotocol/clientInfo',
@@ -92,7 +92,7 @@ describe('2026-07-28 (modern)', () => {
   test("nothing given is changed, and the client info is the message's own copy", () => {
     const params = { name: 'x', _meta: { progressToken: 1 } };
     const before = structuredClone(params);
-    const message = requestMessage(1, 'tools/call', params, 'modern', MODERN, IDENTITY) as { params: { _meta: Record<string, unknown> } };
+    const message = requestMessage(1, 'tools/call', params, 'modern', MODERN, IDENTITY) as unknown as { params: { _meta: Record<string, unknown> } };
     expect(params).toEqual(before);
     expect(message.params._meta['io.modelcontextprotocol/clientInfo']).not.toBe(IDENTITY.clientInfo);
   });

@@ -3,14 +3,15 @@
  * sends (`Accept: text/event-stream`, `Last-Event-ID` as the id's bytes), the wait (the stream's
  * `retry`, kept across bodies, else 1 s), the counts summed over every body, the cap over all of
  * them, and how a resumption ends, said in the failure (`after N resumptions`, `gave up`, `the
- * server refused`, a 401/403 to the GET). Also `lastEventIdHeader` and `endedWithoutAnswer`. The
+ * server refused`, a 401/403 to the GET). Also `lastEventIdHeader` and `endedEarly`. The
  * resumption through postJsonRpc and against the official server is in post-json-rpc.test.ts.
  */
 
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import type { AuthorizedRoute } from '../../src/client/authorized-request.js';
-import { DEFAULT_RETRY_MS, endedWithoutAnswer, lastEventIdHeader, MAX_RESUMPTIONS_WITHOUT_PROGRESS, readResumable, type ResumableRead } from '../../src/client/resume.js';
+import { DEFAULT_RETRY_MS, endedEarly, lastEventIdHeader, MAX_RESUMPTIONS_WITHOUT_PROGRESS, readResumable, type ResumableRead } from '../../src/client/resume.js';
 import type { ReadOutcome } from '../../src/drivers/read-answer.js';
+import type { AnswerFormat } from '../../src/reducers/answer.js';
 import { nothingRead, written, type Failure } from '../../src/vocabulary/failure.js';
 import type { JsonRpcMessage } from '../../src/vocabulary/json-rpc.js';
 import { Secrets } from '../../src/vocabulary/secrets.js';
@@ -236,14 +237,21 @@ describe('lastEventIdHeader', () => {
   });
 });
 
-describe('endedWithoutAnswer', () => {
-  const failure = (code: Failure['code'], reason?: Failure['reason']): Failure => ({ code, message: [], detail: nothingRead(0), reason });
+describe('endedEarly: a response that broke, or an event stream that ended without the answer', () => {
+  const read = (code: Failure['code'], format: AnswerFormat, reason?: Failure['reason']): Extract<ReadOutcome, { kind: 'failed' }> => ({
+    kind: 'failed',
+    failure: { code, message: [], detail: nothingRead(0), reason },
+    format,
+  });
 
-  test('malformed_answer for no_message or no_response, and nothing else', () => {
-    expect(endedWithoutAnswer(failure('malformed_answer', 'no_message'))).toBe(true);
-    expect(endedWithoutAnswer(failure('malformed_answer', 'no_response'))).toBe(true);
-    expect(endedWithoutAnswer(failure('malformed_answer', 'invalid_json'))).toBe(false);
-    expect(endedWithoutAnswer(failure('stream_failed'))).toBe(false);
-    expect(endedWithoutAnswer(failure('budget_exceeded'))).toBe(false);
+  test('an event stream ended with no_message or no_response, or any body that broke; nothing else', () => {
+    expect(endedEarly(read('malformed_answer', 'event-stream', 'no_message'))).toBe(true);
+    expect(endedEarly(read('malformed_answer', 'event-stream', 'no_response'))).toBe(true);
+    expect(endedEarly(read('stream_failed', 'event-stream'))).toBe(true);
+    expect(endedEarly(read('stream_failed', 'json'))).toBe(true);
+    expect(endedEarly(read('malformed_answer', 'json', 'no_message'))).toBe(false);
+    expect(endedEarly(read('malformed_answer', 'event-stream', 'invalid_json'))).toBe(false);
+    expect(endedEarly(read('budget_exceeded', 'event-stream'))).toBe(false);
+    expect(endedEarly(read('aborted', 'event-stream'))).toBe(false);
   });
 });
