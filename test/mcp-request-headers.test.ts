@@ -227,6 +227,16 @@ describe('type conversion ("Value Encoding")', () => {
     expect(mcpRequestHeaders({ ...call('n'), method: 'Tools/Call' }).has('Mcp-Name')).toBe(false);
   });
 
+  test('the tasks extension (SEP-2663): Mcp-Name mirrors params.taskId for tasks/get, tasks/update and tasks/cancel, and is required there', () => {
+    for (const method of ['tasks/get', 'tasks/update', 'tasks/cancel']) {
+      const message = { jsonrpc: '2.0', id: 1, method, params: { taskId: 'task-7f3e', name: 'not this', _meta: META } };
+      expect(mcpRequestHeaders(message).get('Mcp-Name'), method).toBe('task-7f3e');
+      expect(() => mcpRequestHeaders({ ...message, params: { _meta: META } }), method).toThrow(new TypeError('message.params.taskId must be a string, got undefined'));
+    }
+    const list = { jsonrpc: '2.0', id: 1, method: 'tasks/list', params: { taskId: 'task-7f3e', _meta: META } };
+    expect(mcpRequestHeaders(list).has('Mcp-Name')).toBe(false);
+  });
+
   test('a tools/call without options.tool has no Mcp-Param headers', () => {
     expect(all(mcpRequestHeaders(call('execute_sql', { region: 'us-west1' })))).toEqual({
       'mcp-protocol-version': VERSION,
@@ -472,7 +482,7 @@ describe('bad arguments', () => {
     );
     const invalidTool = toolWith('t', { a: ['A', 'number'], b: ['a', 'string'] });
     expect(bad(call('t', { a: 1 }), { tool: invalidTool })).toThrow(TypeError);
-    expect(bad(call('t', { a: 1 }), { tool: invalidTool })).toThrow(/^options\.tool must be a tool with valid x-mcp-header annotations \("\/inputSchema\/properties\/a\/x-mcp-header: .*" and 1 more\), got "t"$/);
+    expect(bad(call('t', { a: 1 }), { tool: invalidTool })).toThrow(/^options\.tool must be a tool with valid x-mcp-header annotations \(\/inputSchema\/properties\/a\/x-mcp-header: the property's type must be "string", "integer" or "boolean", got "number" and 1 more\), got "t"$/);
   });
 
   test('arguments: an object, each of its parameter type', () => {
@@ -512,7 +522,7 @@ describe('bad arguments', () => {
     expect(wrongType).toThrow(/^message\.params\.arguments\["\\u001b\[2J\\u202ek+…"\] must be an integer, got "x"$/);
     const invalidTool = { name: 't', inputSchema: { properties: { [hostile]: { type: 'number', 'x-mcp-header': 'A' } } } };
     const invalid = (): unknown => mcpRequestHeaders(call('t', {}), { tool: invalidTool });
-    expect(invalid).toThrow(/^options\.tool must be a tool with valid x-mcp-header annotations \("\/inputSchema\/properties\/\\u001b\[2J\\u202ek+…"\), got "t"$/);
+    expect(invalid).toThrow(/^options\.tool must be a tool with valid x-mcp-header annotations \(\/inputSchema\/properties\/\\u001b\[2J\\u202ek+…\/x-mcp-header: the property's type must be "string", "integer" or "boolean", got "number"\), got "t"$/);
     for (const thrown of [wrongType, invalid]) {
       const message = (() => {
         try {
@@ -522,7 +532,7 @@ describe('bad arguments', () => {
         }
         return '';
       })();
-      expect(message.length).toBeLessThan(200);
+      expect(message.length).toBeLessThan(300);
       expect(message).not.toMatch(unsafe);
     }
   });

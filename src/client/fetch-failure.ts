@@ -24,7 +24,7 @@ const NO_ROUTE: Unreachable = { why: 'the host cannot be reached', check: 'is th
 const TIMED_OUT: Unreachable = { why: 'the connection timed out', check: 'is the server running, and reachable from here?' };
 
 /** The runtimes' codes (Node's and undici's; Bun's are Node's) for a connection never made. */
-const UNREACHABLE_CODES: ReadonlyMap<string, Unreachable> = new Map([
+const UNREACHABLE_CODES: ReadonlyMap<string, Unreachable> = /* @__PURE__ */ new Map([
   ['ECONNREFUSED', REFUSED],
   ['ENOTFOUND', NO_HOST],
   ['EAI_NONAME', NO_HOST],

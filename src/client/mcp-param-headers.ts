@@ -6,7 +6,7 @@
  */
 
 import { invalid } from '../vocabulary/check-argument.js';
-import { describeValue } from '../vocabulary/describe-value.js';
+import { describeValue, prefixText } from '../vocabulary/describe-value.js';
 import { isRecord, ownValue } from '../vocabulary/json-rpc.js';
 
 /** The parameter types an `x-mcp-header` may annotate: primitives, and not `number`. */
@@ -36,7 +36,11 @@ export interface McpHeaderParamsValid {
 export interface McpHeaderParamsInvalid {
   /** The tool must not be listed. */
   readonly valid: false;
-  /** One sentence a broken rule, each starting with the JSON Pointer (from the tool) it is about. */
+  /**
+   * One sentence a broken rule, each starting with the JSON Pointer (from the tool) it is about.
+   * What a reason quotes of the tool — its keys, its values — is escaped and bounded as
+   * {@link quoteText} does, once, so a reason may be shown as it is.
+   */
   readonly reasons: readonly string[];
 }
 
@@ -128,22 +132,22 @@ function checkAnnotation(
   reasons: string[],
 ): McpHeaderParam | undefined {
   const before = reasons.length;
-  if (typeof name !== 'string') reasons.push(`${at}: must be a string, got ${describeValue(name)}`);
-  else if (name === '') reasons.push(`${at}: must not be empty`);
-  else if (CONTROL.test(name)) reasons.push(`${at}: ${describeValue(name)} holds a control character`);
-  else if (!TOKEN.test(name)) reasons.push(`${at}: ${describeValue(name)} is not an HTTP token (RFC 9110)`);
+  if (typeof name !== 'string') reasons.push(`${pointerText(at)}: must be a string, got ${describeValue(name)}`);
+  else if (name === '') reasons.push(`${pointerText(at)}: must not be empty`);
+  else if (CONTROL.test(name)) reasons.push(`${pointerText(at)}: ${describeValue(name)} holds a control character`);
+  else if (!TOKEN.test(name)) reasons.push(`${pointerText(at)}: ${describeValue(name)} is not an HTTP token (RFC 9110)`);
   if (typeof name === 'string' && name !== '') {
     // Header names compare case-insensitively, so "Region" and "region" would be one header.
     const key = name.toLowerCase();
     const first = seen.get(key);
     if (first === undefined) seen.set(key, at);
-    else reasons.push(`${at}: ${describeValue(name)} repeats the name at ${first} (case-insensitively)`);
+    else reasons.push(`${pointerText(at)}: ${describeValue(name)} repeats the name at ${pointerText(first)} (case-insensitively)`);
   }
-  if (chain === undefined) reasons.push(`${at}: not reachable through "properties" alone`);
-  else if (chain === null) reasons.push(`${at}: on the schema root, not on a property`);
+  if (chain === undefined) reasons.push(`${pointerText(at)}: not reachable through "properties" alone`);
+  else if (chain === null) reasons.push(`${pointerText(at)}: on the schema root, not on a property`);
   const type = paramType(ownValue(schema, 'type'));
   if (type === undefined) {
-    reasons.push(`${at}: the property's type must be "string", "integer" or "boolean", got ${describeValue(ownValue(schema, 'type'))}`);
+    reasons.push(`${pointerText(at)}: the property's type must be "string", "integer" or "boolean", got ${describeValue(ownValue(schema, 'type'))}`);
   }
   if (reasons.length > before || typeof name !== 'string' || !chain || type === undefined) return undefined;
   const path: string[] = [];
@@ -158,6 +162,18 @@ function paramType(type: unknown): McpHeaderParamType | undefined {
   const types = type.filter((each) => each !== 'null');
   if (types.length !== 1 || type.length - types.length > 1) return undefined;
   return paramType(types[0]);
+}
+
+/** The most reference tokens of a pointer a reason shows: the last ones, which say where. */
+const POINTER_TOKENS = 8;
+
+/**
+ * A JSON Pointer as a reason shows it: each reference token (the schema's keys, as a server wrote
+ * them) escaped and bounded, and of a deep pointer only its last tokens.
+ */
+function pointerText(at: string): string {
+  const tokens = at.split('/').slice(1).map(prefixText);
+  return `${tokens.length > POINTER_TOKENS ? '/…' : ''}/${tokens.slice(-POINTER_TOKENS).join('/')}`;
 }
 
 /** A key as one JSON Pointer reference token (RFC 6901: `~` as `~0`, `/` as `~1`). */

@@ -39,7 +39,8 @@ export interface McpRequestHeadersOptions {
  *   `options.protocolVersion`; one of them is required.
  * - `Mcp-Method`: `method`, for requests and notifications alike.
  * - `Mcp-Name`: `params.name` for `tools/call` and `prompts/get`, `params.uri` for
- *   `resources/read` (required there); no other method has one.
+ *   `resources/read`, `params.taskId` for `tasks/get`, `tasks/update` and `tasks/cancel` (the
+ *   tasks extension); required there, and no other method has one.
  * - `Mcp-Param-{Name}`, given `options.tool`: the argument at each annotated parameter's path,
  *   a string as it is, an integer in decimal, a boolean as `true`/`false`; none when the argument
  *   is absent or `null`.
@@ -81,12 +82,21 @@ export function mcpRequestHeaders(message: object, options?: McpRequestHeadersOp
 }
 
 /**
- * The body field `Mcp-Name` mirrors (Streamable HTTP, "Standard Request Headers": required for
- * exactly these three methods).
+ * The body field `Mcp-Name` mirrors, by method: Streamable HTTP's "Standard Request Headers" for
+ * the three core methods, and the tasks extension's HTTP binding (SEP-2663) for `tasks/*`, so
+ * that a gateway routes every request of a task to the instance that holds it.
  */
-function nameFieldOf(method: string): 'name' | 'uri' | undefined {
-  if (method === 'tools/call' || method === 'prompts/get') return 'name';
-  return method === 'resources/read' ? 'uri' : undefined;
+const NAME_FIELDS: ReadonlyMap<string, 'name' | 'uri' | 'taskId'> = /* @__PURE__ */ new Map([
+  ['tools/call', 'name'],
+  ['prompts/get', 'name'],
+  ['resources/read', 'uri'],
+  ['tasks/get', 'taskId'],
+  ['tasks/update', 'taskId'],
+  ['tasks/cancel', 'taskId'],
+]);
+
+function nameFieldOf(method: string): 'name' | 'uri' | 'taskId' | undefined {
+  return NAME_FIELDS.get(method);
 }
 
 /**
@@ -115,8 +125,8 @@ function paramHeaders(method: string, params: Record<string, unknown> | undefine
   const check = checkMcpHeaderParams(tool);
   if (!check.valid) {
     const more = check.reasons.length > 1 ? ` and ${check.reasons.length - 1} more` : '';
-    // A reason holds the schema's own keys, as a server may have written them: quoted, bounded.
-    throw invalid('options.tool', `a tool with valid x-mcp-header annotations (${quoteText(check.reasons[0]!)}${more})`, toolName);
+    // A reason quotes the schema's own keys and values, escaped and bounded where it was written.
+    throw invalid('options.tool', `a tool with valid x-mcp-header annotations (${check.reasons[0]!}${more})`, toolName);
   }
   const args = params === undefined ? undefined : ownValue(params, 'arguments');
   if (args === undefined) return [];

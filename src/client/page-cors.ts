@@ -33,10 +33,10 @@ export function inPage(): boolean {
 }
 
 /** The request headers a browser never preflights (the Fetch standard's CORS-safelisted names, but `Content-Type`). */
-const SAFELISTED = new Set(['accept', 'accept-language', 'content-language']);
+const SAFELISTED = /* @__PURE__ */ new Set(['accept', 'accept-language', 'content-language']);
 
 /** Header names as the MCP revisions write them, for a message a server author reads. */
-const SPELLED: ReadonlyMap<string, string> = new Map([
+const SPELLED: ReadonlyMap<string, string> = /* @__PURE__ */ new Map([
   ['content-type', 'Content-Type'],
   ['authorization', 'Authorization'],
   ['last-event-id', 'Last-Event-ID'],

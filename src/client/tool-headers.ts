@@ -9,7 +9,7 @@
  * @module
  */
 
-import { nothingRead, said, serverText, serverTextList, type Failure } from '../vocabulary/failure.js';
+import { listed, nothingRead, said, serverText, type Failure } from '../vocabulary/failure.js';
 import { objectOf, type JsonObject, type JsonValue } from '../vocabulary/json-rpc.js';
 import { mcpRequestHeaders } from './mcp-request-headers.js';
 import { checkMcpHeaderParams } from './mcp-param-headers.js';
@@ -73,13 +73,13 @@ export class ToolHeaders {
     const { tool } = found;
     if (tool === undefined) return undefined;
     if (checkMcpHeaderParams(tool).valid) return mcpRequestHeaders(request, { tool });
-    // The reasons quote the tool's own text, cut short: they are written from a copy with the
-    // client's secrets already redacted, so that no cut leaves half of one.
+    // Each reason quotes the tool's own text, escaped and cut short where it was written, from
+    // a copy with the client's secrets already redacted, so that no cut leaves half of one.
     const check = checkMcpHeaderParams(this.#secrets.redactValue(tool));
     const reasons = check.valid ? [] : check.reasons;
     return {
       code: 'invalid_tool',
-      message: said`the server's tool ${serverText(name)} has invalid x-mcp-header annotations (${serverTextList(reasons, '; ', MAX_REASONS)}): a 2026-07-28 client does not call it`,
+      message: said`the server's tool ${serverText(name)} has invalid x-mcp-header annotations (${listed(reasons, '; ', MAX_REASONS)}): a 2026-07-28 client does not call it`,
       detail: nothingRead(0),
     };
   }

@@ -40,12 +40,17 @@ export function bareServerText(text: string): ServerText {
 }
 
 /**
- * Items of the server's text as a message lists them: each bare, `separator` between them, the
- * first `max` of them and how many more — so that a list of any length stays a line.
+ * Items as a message lists them: `separator` between them, the first `max` of them and how many
+ * more — so that a list of any length stays a line.
  */
-export function serverTextList(items: readonly string[], separator: string, max: number): readonly MessagePart[] {
-  const shown = items.slice(0, max).flatMap((item, i) => (i === 0 ? [bareServerText(item)] : [separator, bareServerText(item)]));
+export function listed(items: readonly MessagePart[], separator: string, max: number): readonly MessagePart[] {
+  const shown = items.slice(0, max).flatMap((item, i) => (i === 0 ? [item] : [separator, item]));
   return items.length > max ? [...shown, `${separator}and ${items.length - max} more`] : shown;
+}
+
+/** Items of the server's text as a message lists them: each bare, as {@link listed} lists them. */
+export function serverTextList(items: readonly string[], separator: string, max: number): readonly MessagePart[] {
+  return listed(items.map(bareServerText), separator, max);
 }
 
 /**

@@ -93,11 +93,20 @@ test('a tool with invalid x-mcp-header annotations: invalid_tool, naming it and 
   const failure = found as Failure;
   expect(failure.code).toBe('invalid_tool');
   expect(failure.detail).toEqual(nothingRead(0));
-  // Each reason is the server's text (it quotes the tool's names): escaped and bounded.
+  // Each reason quotes the tool's names, escaped and bounded where it was written: shown as it is.
   expect(written(failure.message)).toBe(
-    'the server\'s tool "bad" has invalid x-mcp-header annotations (/inputSchema/properties/region/x-mcp-header: \\"a b\\" is not an HTT…; ' +
-      '/inputSchema/properties/region/x-mcp-header: the property\'s type…): a 2026-07-28 client does not call it',
+    'the server\'s tool "bad" has invalid x-mcp-header annotations (/inputSchema/properties/region/x-mcp-header: "a b" is not an HTTP token (RFC 9110); ' +
+      '/inputSchema/properties/region/x-mcp-header: the property\'s type must be "string", "integer" or "boolean", got "number"): a 2026-07-28 client does not call it',
   );
+});
+
+test("a hostile annotation's escapes appear once in the message: escaped where the reason is written, not again", async () => {
+  const { headers } = pagesOf({ first: page([tool('bad', 'a\u001b[31m"b', 'string'), tool('deep', 'ok', 'string')]) });
+  const failure = (await headers.headersFor(call('bad', { region: 'x' }), undefined)) as Failure;
+  const message = written(failure.message);
+  expect(message).toContain('x-mcp-header: "a\\u001b[31m\\"b" holds a control character');
+  expect(message).not.toContain('\\\\');
+  expect(message).not.toContain('\u001b');
 });
 
 test('a failing page: its failure, the cursor kept, so the next call reads that page again', async () => {
