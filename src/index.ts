@@ -80,7 +80,22 @@ export type {
 export { decodeMcpHeaderValue, encodeMcpHeaderValue } from './client/mcp-header-value.js';
 
 export { AnswerClient } from './client/answer-client.js';
-export type { AnswerClientOptions, AnswerClientRequestOptions } from './client/answer-client.js';
+export type { AnswerClientCachedOptions, AnswerClientOptions, AnswerClientRequestOptions } from './client/answer-client.js';
+export type {
+  CallToolResult,
+  ContentBlock,
+  GetPromptResult,
+  Icon,
+  Prompt,
+  PromptArgument,
+  PromptMessage,
+  ReadResourceResult,
+  Resource,
+  ResourceContents,
+  ResourceTemplate,
+  Tool,
+} from './client/mcp-results.js';
+export { MAX_LIST_PAGES } from './client/list-pages.js';
 export type { HandshakeAnswer, NegotiatedBy, VersionNegotiation } from './client/negotiate.js';
 export type { InputRequest, InputRequestContext, InputRequestHandler } from './client/input-required.js';
 export type { ClientInfo } from './client/request-message.js';

@@ -883,10 +883,10 @@ describe('a request stopped, a session lost, the client closed', () => {
     }
   });
 
-  test('2025: a 404 to a request that carried the session clears sessionId; close() then has nothing to end', async () => {
+  test('2025, renewSession: false: a 404 to a request that carried the session clears sessionId; close() then has nothing to end', async () => {
     const server = await startSubject('v1-stateful-sse');
     try {
-      const client = await AnswerClient.connect(server.url, { versionNegotiation: 'legacy' });
+      const client = await AnswerClient.connect(server.url, { versionNegotiation: 'legacy', renewSession: false });
       const sessionId = client.sessionId;
       expect(sessionId).toEqual(expect.any(String));
       server.v1!.forgetSessions();

@@ -16,9 +16,11 @@ export const EXIT_USAGE = 2;
  * One exit code an `AnswerError` code. The codes that say the command could not do what it was
  * asked — `negotiation_failed` (no era to speak: an `initialize` refused, no version in common)
  * and `invalid_tool` (a tool a 2026-07-28 client does not call) — are not listed: they exit
- * {@link EXIT_FAILED}, and their line says it in words alone.
+ * {@link EXIT_FAILED}, and their line says it in words alone. Nor is `rpc_error`, which no
+ * command meets: `call` prints a JSON-RPC error answer and exits 0; nor `input_required`, which
+ * `call` prints as the answer it is.
  */
-export const EXIT_CODES: Readonly<Record<Exclude<AnswerErrorCode, 'negotiation_failed' | 'invalid_tool'>, number>> = {
+export const EXIT_CODES: Readonly<Record<Exclude<AnswerErrorCode, 'negotiation_failed' | 'invalid_tool' | 'rpc_error' | 'input_required'>, number>> = {
   unsupported_content_type: 3,
   malformed_answer: 4,
   budget_exceeded: 5,
@@ -28,6 +30,7 @@ export const EXIT_CODES: Readonly<Record<Exclude<AnswerErrorCode, 'negotiation_f
   http_status: 9,
   unsupported_request: 10,
   connect_failed: 11,
+  session_expired: 12,
 };
 
 /** The exit code of an `AnswerError` code with one of its own; `undefined` for those that exit {@link EXIT_FAILED}. */

@@ -8,10 +8,11 @@
 
 import { abortReason, checkSignal, followAborts, isAborted, ownController } from '../drivers/abort-watch.js';
 import { checkType, checkUrl, invalid, optionsObject } from '../vocabulary/check-argument.js';
-import { answerError, nothingRead, stopKind, stopped } from '../vocabulary/failure.js';
+import { answerError, nothingRead, said, stopKind, stopped, type Failure } from '../vocabulary/failure.js';
 import { objectOf, type JsonObject, type JsonRpcMessage, type JsonRpcRequestId, type JsonRpcResponse, type JsonValue } from '../vocabulary/json-rpc.js';
-import { isProtocolVersion, type McpEra } from './era.js';
-import { checkExchangeOptions, withoutCallerSignal, type ExchangeOptions, type ExchangeSettings } from './exchange-options.js';
+import { retryVersion, negotiationFailed } from './discover-outcome.js';
+import { isProtocolVersion, LEGACY_PROTOCOL_VERSION, type McpEra } from './era.js';
+import { checkExchangeOptions, withoutCallerSignal, type ExchangeOptions } from './exchange-options.js';
 import { planMessage, runExchange, type PlannedMessage, type PlannedRequest, type RequestOutcome } from './exchange.js';
 import { untilAborted } from './send-request.js';
 import {
@@ -24,12 +25,16 @@ import {
   type InputRequest,
   type InputRequestHandler,
 } from './input-required.js';
-import { negotiate, type Handshake, type HandshakeAnswer, type Negotiated, type NegotiatedBy, type VersionNegotiation } from './negotiate.js';
-import { DEFAULT_CLIENT_INFO, requestMessage, type ClientIdentity, type ClientInfo, type RequestObject } from './request-message.js';
-import { sessionStart } from './session.js';
+import { negotiate, renewSession, type Handshake, type HandshakeAnswer, type Negotiated, type NegotiatedBy, type VersionNegotiation } from './negotiate.js';
+import { listPage, listStart } from './list-pages.js';
+import type { CallToolResult, GetPromptResult, Prompt, ReadResourceResult, Resource, ResourceTemplate, Tool } from './mcp-results.js';
+import { DEFAULT_CLIENT_INFO, requestMessage, withMeta, type ClientInfo, type RequestObject } from './request-message.js';
+import { freshUntil, frozen, resourceKey, ResultCache } from './result-cache.js';
+import { sessionExpired, sessionStart } from './session.js';
 import { SessionKeeper } from './session-keeper.js';
 import { STANDING_STREAM_METHOD, standingStreamRefused } from './standing-stream.js';
 import { ToolHeaders } from './tool-headers.js';
+import { typedResult } from './typed-results.js';
 
 /** Options for {@link AnswerClient.connect}: an exchange's options, and the client's own. */
 export interface AnswerClientOptions extends ExchangeOptions {
@@ -63,9 +68,20 @@ export interface AnswerClientOptions extends ExchangeOptions {
   readonly onInputRequired?: InputRequestHandler | undefined;
   /** The most times a request is re-issued with input before its `input_required` result comes back as it is. Default 10. */
   readonly maxInputRounds?: number | undefined;
+  /**
+   * `false`: keep no result. By default a list, or a resource read, whose result carries
+   * `ttlMs` (2026-07-28's `CacheableResult`) is reused while it is fresh; one without is never kept.
+   */
+  readonly cache?: boolean | undefined;
+  /**
+   * `false`: a 2025 session the server forgot (a 404 to a request that carried it) is the
+   * caller's to replace, by connecting again. By default the client runs its handshake again, in
+   * the version it speaks, and sends the request once more in the new session.
+   */
+  readonly renewSession?: boolean | undefined;
 }
 
-/** Options for one {@link AnswerClient.request}. */
+/** Options for one {@link AnswerClient.request}, and for each typed call. */
 export interface AnswerClientRequestOptions {
   /**
    * Ends this request when it aborts, as `aborted`: its response stream is closed, which in
@@ -74,6 +90,18 @@ export interface AnswerClientRequestOptions {
   readonly signal?: AbortSignal | undefined;
   /** Called with every message passed over before the answer, in order: notifications, server requests. */
   readonly onMessage?: ((message: JsonRpcMessage) => void) | undefined;
+  /**
+   * Merged into the request's `params._meta`: a trace context (`traceparent`, `tracestate`,
+   * `baggage`), 2026-07-28's `io.modelcontextprotocol/logLevel`, … The client's own keys (its
+   * protocol version, info and capabilities) cannot be set here: a `TypeError`.
+   */
+  readonly meta?: JsonObject | undefined;
+}
+
+/** Options for a list (`listTools`, …) or a resource read. */
+export interface AnswerClientCachedOptions extends AnswerClientRequestOptions {
+  /** `true`: ask the server, whatever is kept (and keep what it answers). Default `false`. */
+  readonly fresh?: boolean | undefined;
 }
 
 /** Why a request fails once the client is closed, and the reason its close aborts those in flight with. */
@@ -117,29 +145,34 @@ export class AnswerClient {
   /** The answer to the handshake request, as it came: its status, headers and how it was read. */
   readonly handshake: HandshakeAnswer | undefined;
 
-  readonly #url: string | URL;
-  readonly #settings: ExchangeSettings;
-  readonly #identity: ClientIdentity;
+  readonly #on: Handshake;
   readonly #onInputRequired: InputRequestHandler | undefined;
   readonly #maxInputRounds: number;
   readonly #tools: ToolHeaders;
   /** The era, the version and the session, with their rules; `close()` ends every request in flight through it. */
   readonly #session: SessionKeeper;
+  /** What is kept while fresh; `undefined` with `cache: false`. */
+  readonly #cache: ResultCache | undefined;
+  /** Whether a session the server forgot is renewed: a 2025 client that did the handshake, unless told not to. */
+  readonly #renews: boolean;
+  /** The renewal under way, which every request whose session was forgotten waits for. */
+  #renewing: Promise<Failure | undefined> | undefined;
   #nextId = 1;
   #toolPages = 0;
 
-  private constructor(on: Handshake, negotiated: Negotiated, handler: InputRequestHandler | undefined, rounds: number) {
-    this.#url = on.url;
-    this.#settings = on.settings;
-    this.#identity = on.identity;
+  private constructor(on: Handshake, negotiated: Negotiated, settings: ClientSettings) {
+    this.#on = on;
     this.#session = on.session;
-    this.#onInputRequired = handler;
-    this.#maxInputRounds = rounds;
+    this.#onInputRequired = settings.onInputRequired;
+    this.#maxInputRounds = settings.maxInputRounds;
+    this.#cache = settings.cache ? new ResultCache() : undefined;
+    const how = negotiated.negotiatedBy;
+    this.#renews = settings.renewSession && (how.by === 'initialize' || (how.by === 'pin' && how.initialize));
     this.supportedVersions = negotiated.supportedVersions;
     this.serverInfo = negotiated.serverInfo;
     this.capabilities = negotiated.capabilities;
     this.instructions = negotiated.instructions;
-    this.negotiatedBy = negotiated.negotiatedBy;
+    this.negotiatedBy = how;
     this.handshake = negotiated.handshake;
     this.#tools = new ToolHeaders(async (cursor, signal) => {
       // Its own ids, apart from the caller's requests, which are numbered 1, 2, … as they are made.
@@ -158,8 +191,11 @@ export class AnswerClient {
     checkUrl(url);
     const settings = checkExchangeOptions(options);
     const { versionNegotiation = 'auto', handshake = true, clientInfo = DEFAULT_CLIENT_INFO, capabilities = {}, onInputRequired, maxInputRounds = DEFAULT_INPUT_ROUNDS } = options;
+    const { cache = true, renewSession = true } = options;
     checkNegotiation(versionNegotiation);
     checkType('handshake', handshake, 'boolean');
+    checkType('cache', cache, 'boolean');
+    checkType('renewSession', renewSession, 'boolean');
     const info = objectOf(clientInfo as unknown as JsonValue);
     if (typeof info?.['name'] !== 'string' || typeof info['version'] !== 'string') throw invalid('clientInfo', 'an object with a string name and version', clientInfo);
     if (objectOf(capabilities) === undefined) throw invalid('capabilities', 'an object', capabilities);
@@ -169,7 +205,7 @@ export class AnswerClient {
     const on: Handshake = { url, settings, identity: { clientInfo, capabilities }, session: new SessionKeeper(url, settings, sessionStart('client', 'legacy', undefined)) };
     const negotiation = await negotiate(on, versionNegotiation, handshake);
     if (!negotiation.ok) throw answerError(negotiation.failure, settings.secrets);
-    return new AnswerClient(on, negotiation.negotiated, onInputRequired, maxInputRounds);
+    return new AnswerClient(on, negotiation.negotiated, { onInputRequired, maxInputRounds, cache, renewSession });
   }
 
   /** The era the client speaks. */
@@ -198,16 +234,108 @@ export class AnswerClient {
    */
   async request(method: string, params?: JsonObject | JsonValue[], options?: AnswerClientRequestOptions): Promise<JsonRpcResponse> {
     checkType('method', method, 'string');
+    return this.#call(method, params, requestOptions(options));
+  }
+
+  /**
+   * Every tool the server lists, across its pages. Kept while fresh (`ttlMs`); `{ fresh: true }` asks anew.
+   * @throws {@link AnswerError}: `rpc_error` for a JSON-RPC error, `malformed_answer`
+   *   (`invalid_result`) for pages that are no list, loop or never end; any failed exchange's.
+   */
+  listTools(options?: AnswerClientCachedOptions): Promise<readonly Tool[]> {
+    return this.#list('tools/list', 'tools', options) as Promise<readonly Tool[]>;
+  }
+
+  /** Every prompt the server lists, across its pages; as {@link AnswerClient.listTools}. */
+  listPrompts(options?: AnswerClientCachedOptions): Promise<readonly Prompt[]> {
+    return this.#list('prompts/list', 'prompts', options) as Promise<readonly Prompt[]>;
+  }
+
+  /** Every resource the server lists, across its pages; as {@link AnswerClient.listTools}. */
+  listResources(options?: AnswerClientCachedOptions): Promise<readonly Resource[]> {
+    return this.#list('resources/list', 'resources', options) as Promise<readonly Resource[]>;
+  }
+
+  /** Every resource template the server lists, across its pages; as {@link AnswerClient.listTools}. */
+  listResourceTemplates(options?: AnswerClientCachedOptions): Promise<readonly ResourceTemplate[]> {
+    return this.#list('resources/templates/list', 'resourceTemplates', options) as Promise<readonly ResourceTemplate[]>;
+  }
+
+  /**
+   * Calls the tool `name` with `args`. A result with `isError: true` is a result: the tool failed, and says how.
+   * @throws {@link AnswerError}: `rpc_error` for a JSON-RPC error, `input_required` for input no
+   *   `onInputRequired` gave, `invalid_tool`, any failed exchange's; `TypeError` for bad arguments.
+   */
+  async callTool(name: string, args?: JsonObject, options?: AnswerClientRequestOptions): Promise<CallToolResult> {
+    checkType('name', name, 'string');
+    if (args !== undefined && objectOf(args) === undefined) throw invalid('args', 'an object', args);
+    return (await this.#result('tools/call', args === undefined ? { name } : { name, arguments: args }, requestOptions(options))) as CallToolResult;
+  }
+
+  /**
+   * Reads the resource `uri`. Kept while fresh (`ttlMs`); `{ fresh: true }` reads anew.
+   * @throws {@link AnswerError} as {@link AnswerClient.callTool} does.
+   */
+  async readResource(uri: string, options?: AnswerClientCachedOptions): Promise<ReadResourceResult> {
+    checkType('uri', uri, 'string');
+    const { fresh, ...call } = cachedOptions(options);
+    const key = resourceKey(uri);
+    const kept = fresh ? undefined : this.#cache?.get(key, Date.now());
+    if (kept !== undefined) return kept as unknown as ReadResourceResult;
+    const result = await this.#result('resources/read', { uri }, call);
+    const until = freshUntil(result, Date.now());
+    return (this.#cache !== undefined && until !== undefined ? this.#cache.keep(key, result, until) : result) as ReadResourceResult;
+  }
+
+  /**
+   * Gets the prompt `name`, filled with `args`.
+   * @throws {@link AnswerError} as {@link AnswerClient.callTool} does.
+   */
+  async getPrompt(name: string, args?: Readonly<Record<string, string>>, options?: AnswerClientRequestOptions): Promise<GetPromptResult> {
+    checkType('name', name, 'string');
+    if (args !== undefined && !(objectOf(args as JsonObject) !== undefined && Object.values(args).every((value) => typeof value === 'string'))) {
+      throw invalid('args', 'an object of strings', args);
+    }
+    return (await this.#result('prompts/get', args === undefined ? { name } : { name, arguments: { ...args } }, requestOptions(options))) as GetPromptResult;
+  }
+
+  /**
+   * Sends the notification `method` with `params`; resolves once the server accepted it.
+   * @throws {@link AnswerError} for a failed exchange.
+   */
+  async notify(method: string, params?: JsonObject | JsonValue[], options?: Pick<AnswerClientRequestOptions, 'signal'>): Promise<void> {
+    checkType('method', method, 'string');
     const signal = signalOption(options);
-    const onMessage = options?.onMessage; // options is an object, or none: signalOption checked it
-    if (onMessage !== undefined) checkType('onMessage', onMessage, 'function');
+    this.#checkOpen();
+    const message = requestMessage(undefined, method, params, this.era, this.protocolVersion, this.#on.identity);
+    const outcome = await runExchange(this.#on.url, this.#on.settings, this.#plan(message), { session: this.#session, signals: [this.#session.signal, signal] });
+    if (outcome.kind === 'refused' || outcome.kind === 'failed') throw this.#error(outcome.failure);
+  }
+
+  /**
+   * Closes the client: requests in flight end as `aborted`, and a 2025 session is ended with a
+   * DELETE. Later calls do nothing.
+   * @returns The DELETE's status (2xx, or 405: the server lets no client end sessions), or
+   *   `undefined` when there was no session to end.
+   * @throws {@link AnswerError} when the DELETE failed; the client is closed all the same.
+   */
+  async close(options?: Pick<AnswerClientRequestOptions, 'signal'>): Promise<number | undefined> {
+    const signal = signalOption(options);
+    const ended = await this.#session.close(new Error(CLOSED), [signal]);
+    if (ended?.kind === 'failed') throw this.#error(ended.failure);
+    return ended?.status;
+  }
+
+  /** A request, its input rounds answered (2026): the answer as it came. */
+  async #call(method: string, params: JsonObject | JsonValue[] | undefined, call: RequestCall): Promise<JsonRpcResponse> {
     this.#checkOpen();
     if (method === STANDING_STREAM_METHOD) throw answerError(standingStreamRefused('AnswerClient'));
+    const { signal, onMessage } = call;
     // Stopped before it began: nothing is sent, and there is nothing to cancel on the server.
     if (signal !== undefined && isAborted(signal)) throw this.#stopped(signal);
-    let current = params;
+    let current = withMeta(params, call.meta);
     for (let round = 0; ; round += 1) {
-      const { outcome, id } = await this.#exchange(method, current, signal, onMessage);
+      const { outcome, id } = await this.#send(method, current, signal, onMessage);
       if (outcome.kind !== 'answered') throw this.#failed(outcome, id);
       if (method === 'tools/list' && this.era === 'modern') this.#tools.learn(objectOf(outcome.answer['result']), true);
       const asked = this.era === 'modern' && INPUT_REQUIRED_METHODS.has(method) ? inputRequired(outcome.answer) : undefined;
@@ -228,36 +356,70 @@ export class AnswerClient {
     }
   }
 
-  /**
-   * Sends the notification `method` with `params`; resolves once the server accepted it.
-   * @throws {@link AnswerError} for a failed exchange.
-   */
-  async notify(method: string, params?: JsonObject | JsonValue[], options?: Pick<AnswerClientRequestOptions, 'signal'>): Promise<void> {
-    checkType('method', method, 'string');
-    const signal = signalOption(options);
-    this.#checkOpen();
-    const message = requestMessage(undefined, method, params, this.era, this.protocolVersion, this.#identity);
-    const outcome = await runExchange(this.#url, this.#settings, this.#plan(message), { session: this.#session, signals: [this.#session.signal, signal] });
-    if (outcome.kind === 'refused' || outcome.kind === 'failed') throw answerError(outcome.failure, this.#settings.secrets);
+  /** A typed call's result: the request's answer, checked to be the result its method returns. */
+  async #result(method: string, params: JsonObject, call: RequestCall): Promise<JsonObject> {
+    const typed = typedResult(method, await this.#call(method, params, call));
+    if (!typed.ok) throw this.#error(typed.failure);
+    return typed.result;
+  }
+
+  /** Every item of the list `method` (its items under `field`), read to its end, or kept while fresh. */
+  async #list(method: string, field: string, options: AnswerClientCachedOptions | undefined): Promise<readonly JsonValue[]> {
+    const { fresh, ...call } = cachedOptions(options);
+    const kept = fresh ? undefined : this.#cache?.get(method, Date.now());
+    if (kept !== undefined) return kept as JsonValue[];
+    let state = listStart(method, field);
+    for (let cursor: string | undefined; ; ) {
+      const step = listPage(state, await this.#result(method, cursor === undefined ? {} : { cursor }, call), Date.now());
+      if (step.kind === 'failed') throw this.#error(step.failure);
+      state = step.state;
+      if (step.kind === 'done') break;
+      cursor = step.cursor;
+    }
+    const items = frozen([...state.items]);
+    return this.#cache !== undefined && state.until !== undefined ? this.#cache.keep(method, items, state.until) : items;
   }
 
   /**
-   * Closes the client: requests in flight end as `aborted`, and a 2025 session is ended with a
-   * DELETE. Later calls do nothing.
-   * @returns The DELETE's status (2xx, or 405: the server lets no client end sessions), or
-   *   `undefined` when there was no session to end.
-   * @throws {@link AnswerError} when the DELETE failed; the client is closed all the same.
+   * One request's exchange, sent once more where the server says so: in a version it lists
+   * (2026: `UnsupportedProtocolVersion`), or in a renewed session (2025: a 404 that forgot it).
    */
-  async close(options?: Pick<AnswerClientRequestOptions, 'signal'>): Promise<number | undefined> {
-    const signal = signalOption(options);
-    const ended = await this.#session.close(new Error(CLOSED), [signal]);
-    if (ended?.kind === 'failed') throw answerError(ended.failure, this.#settings.secrets);
-    return ended?.status;
+  async #send(method: string, params: JsonObject | JsonValue[] | undefined, signal: AbortSignal | undefined, onMessage: OnMessage): Promise<Sent> {
+    const sent = await this.#exchange(method, params, signal, onMessage);
+    const version = this.era === 'modern' ? retryVersion(answerOf(sent.outcome)) : undefined;
+    if (version !== undefined) {
+      void this.#session.apply({ type: 'settled', era: 'modern', protocolVersion: version });
+      const again = await this.#exchange(method, params, signal, onMessage);
+      if (retryVersion(answerOf(again.outcome)) === undefined) return again;
+      const message = said`the server refused ${method} with UnsupportedProtocolVersion (-32022) in ${version}, a version it lists as supported`;
+      return failedWith(again, negotiationFailed(message, answerOf(again.outcome)));
+    }
+    if (!this.#renews || !this.#session.forgot(sent.carried) || sent.outcome.kind !== 'refused') return sent;
+    // A session already renewed by another request is used as it is.
+    const renewal = this.sessionId === undefined ? await this.#renewal(signal) : undefined;
+    if (renewal !== undefined) return failedWith(sent, stopKind(renewal) === undefined ? sessionExpired(sent.outcome.failure, renewal) : renewal);
+    const again = await this.#exchange(method, params, signal, onMessage);
+    return again.outcome.kind === 'refused' && this.#session.forgot(again.carried) ? failedWith(again, sessionExpired(again.outcome.failure, undefined)) : again;
+  }
+
+  /** The renewal of a forgotten session: one for every request that waits, each within its own signal. */
+  async #renewal(signal: AbortSignal | undefined): Promise<Failure | undefined> {
+    const version = this.protocolVersion ?? LEGACY_PROTOCOL_VERSION;
+    const renewing = (this.#renewing ??= renewSession({ ...this.#on, signals: [this.#session.signal] }, version).finally(() => (this.#renewing = undefined)));
+    try {
+      return signal === undefined ? await renewing : await untilAborted(renewing, signal);
+    } catch {
+      return stopped(abortReason(signal!), nothingRead(this.#on.settings.maxBytes), 'the exchange');
+    }
   }
 
   /** The error of a request its signal (or `close()`) stopped where no exchange was running. */
   #stopped(signal: AbortSignal): Error {
-    return answerError(stopped(abortReason(signal), nothingRead(this.#settings.maxBytes), 'the exchange'), this.#settings.secrets);
+    return this.#error(stopped(abortReason(signal), nothingRead(this.#on.settings.maxBytes), 'the exchange'));
+  }
+
+  #error(failure: Failure): Error {
+    return answerError(failure, this.#on.settings.secrets);
   }
 
   #checkOpen(): void {
@@ -265,34 +427,30 @@ export class AnswerClient {
   }
 
   /** One exchange of a request: its id (the next of the caller's, unless given), its tool headers (2026 `tools/call`), its era's plan. */
-  async #exchange(
-    method: string,
-    params: JsonObject | JsonValue[] | undefined,
-    signal: AbortSignal | undefined,
-    onMessage: ((message: JsonRpcMessage) => void) | undefined,
-    given?: string,
-  ): Promise<{ readonly outcome: RequestOutcome; readonly id: JsonRpcRequestId }> {
+  async #exchange(method: string, params: JsonObject | JsonValue[] | undefined, signal: AbortSignal | undefined, onMessage: OnMessage, given?: string): Promise<Sent> {
     const id = given ?? this.#nextId++;
-    const message = requestMessage(id, method, params, this.era, this.protocolVersion, this.#identity);
+    const message = requestMessage(id, method, params, this.era, this.protocolVersion, this.#on.identity);
     let headers: Headers | undefined;
     if (this.era === 'modern' && method === 'tools/call') {
       const found = await this.#tools.headersFor(message, signal);
-      if (found !== undefined && !(found instanceof Headers)) return { outcome: { kind: 'failed', failure: found, headers: undefined }, id };
+      if (found !== undefined && !(found instanceof Headers)) return { outcome: { kind: 'failed', failure: found, headers: undefined }, id, carried: undefined };
       headers = found;
     }
     const request = ownController(); // a 2025 server request's handler gives up with it
+    const planned = this.#plan(message, headers);
     // What the caller's onMessage throws ends the exchange and goes up as it is.
     try {
-      const outcome = await runExchange(this.#url, this.#settings, this.#plan(message, headers), {
+      const outcome = await runExchange(this.#on.url, this.#on.settings, planned, {
         session: this.#session,
         signals: [this.#session.signal, signal, request.signal],
         onMessage: (passedOver) => {
+          this.#cache?.notice(passedOver);
           onMessage?.(passedOver);
           const asked = this.era === 'legacy' ? serverRequest(passedOver) : undefined;
           if (asked !== undefined) void this.#reply(asked.id, asked.request, request.signal);
         },
       });
-      return { outcome, id };
+      return { outcome, id, carried: planned.sessionId };
     } finally {
       request.abort();
     }
@@ -301,13 +459,13 @@ export class AnswerClient {
   #plan(message: RequestObject, headers?: Headers): PlannedRequest;
   #plan(message: JsonObject, headers?: Headers): PlannedMessage;
   #plan(message: JsonObject, headers?: Headers): PlannedMessage {
-    return planMessage(message, this.#settings, { version: this.protocolVersion, sessionId: this.sessionId, headers });
+    return planMessage(message, this.#on.settings, { version: this.protocolVersion, sessionId: this.sessionId, headers });
   }
 
   /** Answers a 2025 server request, and POSTs the reply while the read goes on; a reply that fails is the server's to notice. */
   async #reply(id: JsonRpcRequestId, request: InputRequest, signal: AbortSignal): Promise<void> {
     const reply = await replyTo(id, request, this.#onInputRequired, signal);
-    await runExchange(this.#url, this.#settings, this.#plan(reply), { session: this.#session, signals: [this.#session.signal] });
+    await runExchange(this.#on.url, this.#on.settings, this.#plan(reply), { session: this.#session, signals: [this.#session.signal] });
   }
 
   /**
@@ -317,15 +475,65 @@ export class AnswerClient {
   #failed(outcome: Exclude<RequestOutcome, { kind: 'answered' }>, id: JsonRpcRequestId): Error {
     const stop = stopKind(outcome.failure);
     if (stop !== undefined && this.era === 'legacy' && !this.#session.closed) this.#cancel(id, stop);
-    return answerError(outcome.failure, this.#settings.secrets);
+    return this.#error(outcome.failure);
   }
 
   /** Tells a 2025 server a request was cancelled; best effort, not under the client's signal, whose abort it may report. */
   #cancel(requestId: JsonRpcRequestId, stop: 'timeout' | 'aborted'): void {
     const reason = stop === 'timeout' ? 'timed out' : 'aborted by the client';
     const message = { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId, reason } };
-    void runExchange(this.#url, withoutCallerSignal(this.#settings), this.#plan(message), { session: this.#session }); // never rejects: there is no onMessage
+    void runExchange(this.#on.url, withoutCallerSignal(this.#on.settings), this.#plan(message), { session: this.#session }); // never rejects: there is no onMessage
   }
+}
+
+/** The options of one request, checked. */
+interface RequestCall {
+  readonly signal: AbortSignal | undefined;
+  readonly onMessage: OnMessage;
+  readonly meta: JsonObject | undefined;
+}
+
+type OnMessage = ((message: JsonRpcMessage) => void) | undefined;
+
+/** One exchange of a request: its outcome, its id, and the session it carried. */
+interface Sent {
+  readonly outcome: RequestOutcome;
+  readonly id: JsonRpcRequestId;
+  readonly carried: string | undefined;
+}
+
+/** What the client keeps of its options. */
+interface ClientSettings {
+  readonly onInputRequired: InputRequestHandler | undefined;
+  readonly maxInputRounds: number;
+  readonly cache: boolean;
+  readonly renewSession: boolean;
+}
+
+/** `sent`, failed with `failure` instead. */
+function failedWith(sent: Sent, failure: Failure): Sent {
+  return { ...sent, outcome: { kind: 'failed', failure, headers: sent.outcome.headers } };
+}
+
+function answerOf(outcome: RequestOutcome): JsonRpcResponse | undefined {
+  return outcome.kind === 'answered' || outcome.kind === 'refused' ? outcome.answer : undefined;
+}
+
+/** The options of a request, checked: an object or none, its signal, its onMessage, its meta. */
+function requestOptions(options: unknown): RequestCall {
+  const signal = signalOption(options);
+  const { onMessage, meta } = (options ?? {}) as AnswerClientRequestOptions;
+  if (onMessage !== undefined) checkType('onMessage', onMessage, 'function');
+  withMeta(undefined, meta); // checked before anything is sent
+  return { signal, onMessage, meta };
+}
+
+/** The options of a list or a resource read, checked: a request's, and `fresh`. */
+function cachedOptions(options: unknown): RequestCall & { readonly fresh: boolean } {
+  const call = requestOptions(options);
+  const { fresh = false } = (options ?? {}) as AnswerClientCachedOptions;
+  checkType('fresh', fresh, 'boolean');
+  return { ...call, fresh };
 }
 
 /** The `signal` of a method's options, checked, with the options (an object, or none). */

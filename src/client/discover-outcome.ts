@@ -31,6 +31,8 @@ export const MODERN_VERSIONS: readonly string[] = [MODERN_PROTOCOL_VERSION];
 export type DiscoverOutcome =
   /** A modern server that speaks `version`; `result` is its `DiscoverResult`, `supported` its versions. */
   | { readonly kind: 'modern'; readonly version: string; readonly result: JsonObject; readonly supported: readonly string[] }
+  /** `UnsupportedProtocolVersion`, listing `version`, a modern one this package speaks: ask once more in it (SEP-2575). */
+  | { readonly kind: 'retry'; readonly version: string }
   /** Not a modern answer: fall back to `initialize`; `reason` says what the server answered (its text quoted when written). */
   | { readonly kind: 'legacy'; readonly reason: readonly MessagePart[] }
   /** A modern server this package cannot talk to, or a failure that says nothing about the era. */
@@ -83,6 +85,8 @@ function rpcErrorOutcome(error: JsonObject, how: readonly MessagePart[], refused
   const name = MODERN_ERROR_CODES.get(code as number);
   if (name === undefined) return { kind: 'legacy', reason: said`${how}, JSON-RPC ${codeText(code)}` };
   if (name === 'UnsupportedProtocolVersion') {
+    const retry = retryVersion(answer);
+    if (retry !== undefined) return { kind: 'retry', version: retry };
     const supported = versionList(objectOf(error['data'])?.['supported']) ?? [];
     // A server that lists only legacy versions is answered in one, by its handshake.
     if (supported.length > 0 && supported.every((listed) => eraOf(listed) === 'legacy')) {
@@ -92,6 +96,18 @@ function rpcErrorOutcome(error: JsonObject, how: readonly MessagePart[], refused
   }
   const message = typeof error['message'] === 'string' ? said`: ${bareServerText(error['message'])}` : said``;
   return { kind: 'failed', failure: refused ?? negotiationFailed(said`server/discover was refused with ${name} (${code as number})${message}`, answer) };
+}
+
+/**
+ * The version to send a request again in, once, when the server refused it with
+ * `UnsupportedProtocolVersion` (-32022) and listed a modern version this package speaks
+ * (SEP-2575: a client SHOULD pick one from the list and retry); else `undefined`.
+ */
+export function retryVersion(answer: JsonRpcResponse | undefined): string | undefined {
+  const error = objectOf(answer?.['error']);
+  if (error?.['code'] !== -32022) return undefined;
+  const supported = versionList(objectOf(error['data'])?.['supported']) ?? [];
+  return MODERN_VERSIONS.find((known) => supported.includes(known));
 }
 
 /** The failure of a server that speaks no version this package speaks. */

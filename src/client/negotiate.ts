@@ -10,7 +10,7 @@
 import type { AnswerFormat, AnswerProgress } from '../reducers/answer.js';
 import { bareServerText, said, serverText, stopKind, written, type Failure } from '../vocabulary/failure.js';
 import { objectOf, type JsonObject, type JsonRpcResponse, type JsonValue } from '../vocabulary/json-rpc.js';
-import { discoverOutcome, negotiationFailed } from './discover-outcome.js';
+import { discoverOutcome, negotiationFailed, type DiscoverOutcome } from './discover-outcome.js';
 import { eraOf, isProtocolVersion, LEGACY_PROTOCOL_VERSION, MODERN_PROTOCOL_VERSION, type McpEra } from './era.js';
 import type { ExchangeSettings } from './exchange-options.js';
 import { planMessage, runExchange, type ExchangeOutcome } from './exchange.js';
@@ -93,6 +93,8 @@ export interface Handshake {
   readonly settings: ExchangeSettings;
   readonly identity: ClientIdentity;
   readonly session: SessionKeeper;
+  /** Signals that end the handshake besides the settings' own (a renewal ends when the client closes). */
+  readonly signals?: readonly (AbortSignal | undefined)[] | undefined;
 }
 
 /**
@@ -110,10 +112,26 @@ export async function negotiate(on: Handshake, negotiation: VersionNegotiation, 
   if (pin !== undefined) return initialize(on, pin, true, { by: 'pin', initialize: true });
   if (negotiation === 'legacy') return initialize(on, LEGACY_PROTOCOL_VERSION, false, { by: 'initialize', refusal: undefined });
 
-  const probe = requestMessage(HANDSHAKE_ID, 'server/discover', undefined, 'modern', MODERN_PROTOCOL_VERSION, identity);
-  const outcome = await runExchange(url, settings, planMessage(probe, settings, { version: MODERN_PROTOCOL_VERSION }), { session });
-  const found = discoverOutcome(outcome);
+  let version = MODERN_PROTOCOL_VERSION;
+  for (let retried = false; ; retried = true) {
+    const probe = requestMessage(HANDSHAKE_ID, 'server/discover', undefined, 'modern', version, identity);
+    const outcome = await runExchange(url, settings, planMessage(probe, settings, { version }), { session, signals: on.signals });
+    const found = discoverOutcome(outcome);
+    // Refused in the version asked, with one listed this package speaks: asked once more in it.
+    if (found.kind === 'retry' && !retried) {
+      version = found.version;
+      continue;
+    }
+    return discovered(on, outcome, found);
+  }
+}
+
+/** What `'auto'` makes of the answer to `server/discover`: the modern era, the `initialize` fallback, or the failure. */
+function discovered(on: Handshake, outcome: ExchangeOutcome, found: DiscoverOutcome): Promise<Negotiation> | Negotiation {
+  const { settings, session } = on;
   switch (found.kind) {
+    case 'retry':
+      return { ok: false, failure: negotiationFailed(said`server/discover was refused with UnsupportedProtocolVersion (-32022) in ${found.version}, a version it lists as supported`, answerOf(outcome)) };
     case 'failed':
       return { ok: false, failure: found.failure };
     case 'legacy':
@@ -124,6 +142,10 @@ export async function negotiate(on: Handshake, negotiation: VersionNegotiation, 
       return settled(session, 'modern', found.version, { by: 'discover' }, { outcome, result: found.result, serverInfo, supported: [found.version, ...others] });
     }
   }
+}
+
+function answerOf(outcome: ExchangeOutcome): JsonRpcResponse | undefined {
+  return outcome.kind === 'answered' || outcome.kind === 'refused' ? outcome.answer : undefined;
 }
 
 /** What a handshake settled the era with: its exchange, and what its result said of the server. */
@@ -160,7 +182,7 @@ function settled(session: SessionKeeper, era: McpEra, version: string | undefine
 async function initialize(on: Handshake, version: string, exact: boolean, how: NegotiatedBy): Promise<Negotiation> {
   const { url, settings, identity, session } = on;
   const message = requestMessage(HANDSHAKE_ID, 'initialize', { protocolVersion: version, capabilities: identity.capabilities, clientInfo: { ...identity.clientInfo } }, 'legacy', undefined, identity);
-  const outcome = await runExchange(url, settings, planMessage(message, settings), { session });
+  const outcome = await runExchange(url, settings, planMessage(message, settings), { session, signals: on.signals });
   const failed = async (failure: Failure, answered?: string): Promise<Negotiation> => {
     // The DELETE carries the version the server answered in, when it answered in one.
     if (answered !== undefined) void session.apply({ type: 'settled', era: 'legacy', protocolVersion: answered });
@@ -182,9 +204,18 @@ async function initialize(on: Handshake, version: string, exact: boolean, how: N
     return failed(negotiationFailed(said`the server answered initialize with protocol version ${bareServerText(answered)}, not the pinned ${version}`, outcome.answer), answered);
   }
   const initialized = planMessage({ jsonrpc: '2.0', method: 'notifications/initialized' }, settings, { version: answered, sessionId: session.state.sessionId });
-  const notified = await runExchange(url, settings, initialized, { session });
+  const notified = await runExchange(url, settings, initialized, { session, signals: on.signals });
   if (notified.kind === 'refused' || notified.kind === 'failed') return failed(notified.failure, answered);
   return settled(session, 'legacy', answered, how, { outcome, result, serverInfo: result['serverInfo'] });
+}
+
+/**
+ * A 2025 session the server forgot, renewed: the `initialize` handshake again, in `version` (the
+ * one spoken), into the session state. `undefined` once a new session is held, else the failure.
+ */
+export async function renewSession(on: Handshake, version: string): Promise<Failure | undefined> {
+  const renewed = await initialize(on, version, true, { by: 'pin', initialize: true });
+  return renewed.ok ? undefined : renewed.failure;
 }
 
 /** `initialize` answered without accepting it: no result, no 2025 protocol version in it. */

@@ -43,7 +43,7 @@ function describeChallenge(challenge: AuthChallenge | undefined): readonly Messa
 }
 
 /** `"message" (JSON-RPC error -32000)`: what a JSON-RPC error says, its message quoted. */
-function describeRpcError(error: unknown): readonly MessagePart[] {
+export function describeRpcError(error: unknown): readonly MessagePart[] {
   if (typeof error === 'object' && error !== null) {
     const { code, message } = error as { code?: unknown; message?: unknown };
     if (typeof message === 'string') {

@@ -38,6 +38,24 @@ export interface RequestObject extends JsonObject {
   readonly method: string;
 }
 
+/** The `_meta` keys that are the client's own in every 2026 request: no caller's `meta` may set them. */
+export const CLIENT_META_KEYS: readonly string[] = [PROTOCOL_VERSION_META, 'io.modelcontextprotocol/clientInfo', 'io.modelcontextprotocol/clientCapabilities'];
+
+/**
+ * `params` with `meta` merged into its `_meta` (a trace context, a 2026 log level): the caller's
+ * params are not changed. Checked before anything is sent.
+ * @throws TypeError for a `meta` that is not an object or sets a key of {@link CLIENT_META_KEYS},
+ *   or params that are an array (which has no place for `_meta`).
+ */
+export function withMeta(params: JsonObject | JsonValue[] | undefined, meta: unknown): JsonObject | JsonValue[] | undefined {
+  if (meta === undefined) return params;
+  if (!isRecord(meta)) throw invalid('meta', 'an object', meta);
+  const own = CLIENT_META_KEYS.find((key) => Object.hasOwn(meta, key));
+  if (own !== undefined) throw invalid('meta', `an object without the client's own "${own}"`, meta);
+  if (Array.isArray(params)) throw invalid('params', 'an object when meta is given: an array has no place for _meta', params);
+  return { ...params, _meta: { ...objectOf(params?.['_meta']), ...(meta as JsonObject) } };
+}
+
 /** The client info of an `AnswerClient` given none. */
 export const DEFAULT_CLIENT_INFO: ClientInfo = { name: 'sse-answer', version: PACKAGE_VERSION };
 

@@ -23,6 +23,8 @@ export class SessionKeeper {
   readonly #closing = ownController();
   /** The DELETEs of sessions let go of, while they are on their way. */
   readonly #ending = new Set<Promise<void>>();
+  /** The sessions a refusal said the server forgot. */
+  readonly #forgotten = new Set<string>();
 
   /** Keeps `state` for the endpoint at `url`; `onEndFailed` hears of each DELETE of a session let go of that failed. */
   constructor(url: string | URL, settings: ExchangeSettings, state: SessionState, onEndFailed?: (failed: EndFailed) => void) {
@@ -54,7 +56,13 @@ export class SessionKeeper {
     const before = this.#state;
     const step = sessionStep(before, event);
     this.#state = step.state;
+    if (step.forgotten !== undefined) this.#forgotten.add(step.forgotten);
     return Promise.all(step.end.map((id) => this.#endAside(id, deleteVersion(before)))).then(() => undefined);
+  }
+
+  /** Whether a refusal said the server forgot `sessionId` (a 404 to a request that carried it). */
+  forgot(sessionId: string | undefined): boolean {
+    return sessionId !== undefined && this.#forgotten.has(sessionId);
   }
 
   /** Resolves when every DELETE of a session let go of, started so far, has settled. */

@@ -77,6 +77,8 @@ export interface SessionStep {
   readonly end: readonly string[];
   /** For `close`: the session its DELETE ends. */
   readonly closing: string | undefined;
+  /** For a refusal that says the server forgot the session held (a 404): that session. */
+  readonly forgotten?: string | undefined;
 }
 
 /** A session state with nothing held yet. */
@@ -125,7 +127,7 @@ export function sessionStep(state: SessionState, event: SessionEvent): SessionSt
     case 'handshake-failed':
       return step('none', undefined, [held]);
     case 'refused':
-      return state.phase === 'held' && forgets(state, event) ? step('none', undefined) : step(state.phase, held);
+      return state.phase === 'held' && forgets(state, event) ? { ...step('none', undefined), forgotten: held } : step(state.phase, held);
     case 'set':
       if (state.phase !== 'none' && state.phase !== 'held') return step(state.phase, held);
       return step(event.sessionId === undefined ? 'none' : 'held', event.sessionId);
@@ -134,6 +136,15 @@ export function sessionStep(state: SessionState, event: SessionEvent): SessionSt
     case 'ended':
       return step('ended', undefined);
   }
+}
+
+/**
+ * The failure of a request whose session the server forgot (`refused`, its 404) when no new one
+ * could be had: renewing it failed (`renewal`), or the server forgot the new one too.
+ */
+export function sessionExpired(refused: Failure, renewal: Failure | undefined): Failure {
+  const why = renewal === undefined ? said`it forgot the new one too` : said`renewing it failed: ${renewal.message}`;
+  return { code: 'session_expired', message: said`the server forgot the session (HTTP 404), and ${why}`, detail: refused.detail, restates: renewal ?? refused };
 }
 
 /** The version a session's DELETE carries: the one it was on, when that is a 2025 one. */

@@ -279,7 +279,7 @@ function failureOf(outcome: Exclude<AnswerOutcome, { kind: 'answer' }>, format: 
   return outcome.cause === undefined ? failure : withCause(failure, outcome.cause);
 }
 
-function malformedMessage(reason: MalformedReason, format: AnswerFormat, detail: AnswerDetail): Failure['message'] {
+function malformedMessage(reason: Exclude<MalformedReason, 'invalid_result'>, format: AnswerFormat, detail: AnswerDetail): Failure['message'] {
   const kind = format === 'json' ? 'application/json' : 'text/event-stream';
   const seen = format === 'json' ? said`` : said` (${count(detail.events, 'event')}, last event id ${serverText(detail.lastEventId)})`;
   switch (reason) {

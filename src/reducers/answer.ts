@@ -36,7 +36,7 @@ export interface AnswerMalformed {
   /** Discriminant. */
   readonly kind: 'malformed_answer';
   /** Why: no message, no response to the request, or (`json` only) a body that is not JSON. */
-  readonly reason: MalformedReason;
+  readonly reason: Exclude<MalformedReason, 'invalid_result'>;
   /** For `invalid_json`: the `SyntaxError` from `JSON.parse`. */
   readonly cause?: unknown;
 }

@@ -10,8 +10,12 @@ import type { AuthChallenge } from './www-authenticate.js';
 /** Why a finished input has no answer: no message at all, or messages but no response to the request. */
 export type NoAnswerReason = 'no_message' | 'no_response';
 
-/** Why an answer is malformed. `invalid_json` is only for an `application/json` body. */
-export type MalformedReason = NoAnswerReason | 'invalid_json';
+/**
+ * Why an answer is malformed. `invalid_json` is only for an `application/json` body;
+ * `invalid_result` (`AnswerClient`'s typed calls) for an answer whose result is not of its
+ * method's shape: not an object, a list that is no array, pages that loop or never end.
+ */
+export type MalformedReason = NoAnswerReason | 'invalid_json' | 'invalid_result';
 
 /**
  * Why reading an answer failed. More codes may be added in minor releases: a caller's `switch`
@@ -34,6 +38,14 @@ export type MalformedReason = NoAnswerReason | 'invalid_json';
  * - `invalid_tool`: (`AnswerClient`) a 2026-07-28 `tools/call` of a tool whose `x-mcp-header`
  *   annotations are invalid: a client excludes such a tool and never calls it, so it is refused
  *   before anything is sent.
+ * - `rpc_error`: (`AnswerClient`'s typed calls) the server answered with a JSON-RPC error;
+ *   `detail.answer` is its error response, and the message quotes its message and code.
+ * - `input_required`: (`AnswerClient`'s typed calls) the server asked for input (2026-07-28's
+ *   `input_required`) that no `onInputRequired` gave within `maxInputRounds`; `detail.answer` is
+ *   the response that asked.
+ * - `session_expired`: (`AnswerClient`, 2025) the server forgot the session (a 404), and no new
+ *   one could be had: the handshake that renews it failed (its failure is the `cause`), or the
+ *   server refused the new one too.
  * - `negotiation_failed`: (`AnswerClient.connect`) no era to speak: the server offers no protocol
  *   version in common, refused `server/discover` with a 2026-07-28 error, or answered
  *   `initialize` without accepting it (or in another version than the one pinned);
@@ -50,6 +62,9 @@ export type AnswerErrorCode =
   | 'http_status'
   | 'unsupported_request'
   | 'invalid_tool'
+  | 'rpc_error'
+  | 'input_required'
+  | 'session_expired'
   | 'negotiation_failed';
 
 /** What had been read when the error happened. */

@@ -211,9 +211,9 @@ describe('requests', () => {
 });
 
 describe('the 2025 session', () => {
-  test('a 404 to a request that carried the session: http_status, the session forgotten, nothing more sent with it', async () => {
+  test('renewSession: false, a 404 to a request that carried the session: http_status, the session forgotten, nothing more sent with it', async () => {
     let status = 404;
-    const { client, sent, handshakes } = await connected('legacy', (request) => (status === 404 ? empty(404) : json(resultFor(request, {}))));
+    const { client, sent, handshakes } = await connected('legacy', (request) => (status === 404 ? empty(404) : json(resultFor(request, {}))), { renewSession: false });
     const error = await answerError(client.request('tools/list'));
     expect([error.code, error.detail.status]).toEqual(['http_status', 404]);
     expect(client.sessionId).toBeUndefined();

@@ -11,7 +11,7 @@
  */
 
 import { describe, expect, test } from 'vitest';
-import { discoverOutcome, MODERN_ERROR_CODES, MODERN_VERSIONS, noCommonVersion, refusalSaysLegacy, type DiscoverOutcome } from '../../src/client/discover-outcome.js';
+import { discoverOutcome, MODERN_ERROR_CODES, MODERN_VERSIONS, noCommonVersion, refusalSaysLegacy, retryVersion, type DiscoverOutcome } from '../../src/client/discover-outcome.js';
 import type { RequestOutcome } from '../../src/client/exchange.js';
 import { nothingRead, said, written, type Failure } from '../../src/vocabulary/failure.js';
 import type { JsonRpcResponse } from '../../src/vocabulary/json-rpc.js';
@@ -39,6 +39,8 @@ function summary(found: DiscoverOutcome): string {
       return `legacy: ${written(found.reason)}`;
     case 'failed':
       return `failed: ${found.failure.code}`;
+    case 'retry':
+      return `retry in ${found.version}`;
   }
 }
 
@@ -163,8 +165,18 @@ describe('a refusal (a status outside 2xx)', () => {
     expect(discoverOutcome(outcome)).toEqual({ kind: 'failed', failure: outcome.failure });
   });
 
-  test('400 with UnsupportedProtocolVersion listing a version in common or none: failed with the refusal', () => {
-    for (const supported of [['2026-07-28', '2025-11-25'], ['2027-01-01'], undefined]) {
+  test('400 with UnsupportedProtocolVersion listing a modern version in common: ask again in it, once (SEP-2575)', () => {
+    for (const supported of [['2026-07-28', '2025-11-25'], ['2027-01-01', '2026-07-28']]) {
+      expect(discoverOutcome(refused(400, unsupported(supported)))).toEqual({ kind: 'retry', version: '2026-07-28' });
+    }
+    expect(retryVersion({ jsonrpc: '2.0', id: 0, error: unsupported(['2026-07-28']) } as JsonRpcResponse)).toBe('2026-07-28');
+    expect(retryVersion({ jsonrpc: '2.0', id: 0, error: { ...unsupported(['2026-07-28']), code: -32020 } } as JsonRpcResponse)).toBeUndefined();
+    expect(retryVersion({ jsonrpc: '2.0', id: 0, result: {} } as JsonRpcResponse)).toBeUndefined();
+    expect(retryVersion(undefined)).toBeUndefined();
+  });
+
+  test('400 with UnsupportedProtocolVersion listing no version in common, or none: failed with the refusal', () => {
+    for (const supported of [['2027-01-01'], undefined]) {
       const outcome = refused(400, unsupported(supported));
       expect(discoverOutcome(outcome)).toEqual({ kind: 'failed', failure: outcome.failure });
     }

@@ -1,0 +1,66 @@
+/**
+ * What `AnswerClient` keeps of a server's results while they are fresh: the lists and the
+ * resources read whose results carry SEP-2549's `ttlMs`. A result without one is never kept
+ * (every 2025 result). A change the server announces on any response drops what it changed.
+ * What is kept is frozen: the same objects are handed to every caller.
+ * @module
+ */
+
+import { objectOf, type JsonRpcMessage, type JsonValue } from '../vocabulary/json-rpc.js';
+
+/** How long a result stays fresh: until `now + ttlMs`, or `undefined` when it carries no positive `ttlMs`. */
+export function freshUntil(result: { readonly [key: string]: unknown }, now: number): number | undefined {
+  const ttl = result['ttlMs'];
+  return typeof ttl === 'number' && ttl > 0 && ttl < Infinity ? now + ttl : undefined;
+}
+
+/** What each announcement drops: the lists its method names (`notifications/resources/updated` drops a resource read). */
+const CHANGED: { readonly [method: string]: readonly string[] } = {
+  'notifications/tools/list_changed': ['tools/list'],
+  'notifications/prompts/list_changed': ['prompts/list'],
+  'notifications/resources/list_changed': ['resources/list', 'resources/templates/list'],
+};
+
+/** Results kept until their time is up, by key: a list's method, or `resources/read` and a URI. */
+export class ResultCache {
+  readonly #kept = new Map<string, { readonly value: JsonValue; readonly until: number }>();
+
+  /** The value kept under `key`, while it is fresh at `now`. */
+  get(key: string, now: number): JsonValue | undefined {
+    const kept = this.#kept.get(key);
+    if (kept !== undefined && kept.until > now) return kept.value;
+    this.#kept.delete(key);
+    return undefined;
+  }
+
+  /** Keeps `value` (frozen, all of it) under `key` until `until`; returns it frozen. */
+  keep<T extends JsonValue>(key: string, value: T, until: number): T {
+    this.#kept.set(key, { value: frozen(value), until });
+    return value;
+  }
+
+  /** Drops what a server's announcement says changed. */
+  notice(message: JsonRpcMessage): void {
+    const { method } = message;
+    if (typeof method !== 'string') return;
+    for (const key of Object.hasOwn(CHANGED, method) ? CHANGED[method]! : []) this.#kept.delete(key);
+    const uri = objectOf(message['params'])?.['uri'];
+    if (method === 'notifications/resources/updated' && typeof uri === 'string') this.#kept.delete(resourceKey(uri));
+  }
+}
+
+/** The key of a resource read. */
+export function resourceKey(uri: string): string {
+  return `resources/read ${uri}`;
+}
+
+/** `value` and everything in it frozen: a JSON tree, walked without recursion. */
+export function frozen<T extends JsonValue>(value: T): T {
+  const stack: JsonValue[] = [value];
+  for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
+    if (typeof node !== 'object' || node === null || Object.isFrozen(node)) continue;
+    Object.freeze(node);
+    for (const child of Object.values(node)) stack.push(child);
+  }
+  return value;
+}
