@@ -12,6 +12,7 @@ import { checkType, checkUrl, optionsObject } from '../vocabulary/check-argument
 import { valueText } from '../vocabulary/describe-value.js';
 import { answerError } from '../vocabulary/failure.js';
 import type { JsonRpcMessage } from '../vocabulary/json-rpc.js';
+import { refusalGoesInBand } from './discover-outcome.js';
 import { declaredProtocolVersion, eraOf } from './era.js';
 import { checkExchangeOptions, type ExchangeOptions, type ExchangeSettings } from './exchange-options.js';
 import { planMessage, runExchange, type ExchangeOutcome, type PlannedMessage } from './exchange.js';
@@ -297,7 +298,7 @@ export class AnswerTransport {
  *   2026 one when it probes with `server/discover`: it reads the error's code (a recognised
  *   modern error, or anything else: fall back to `initialize`). An error with `id: null` (the
  *   server could not read the id) is given the id of the request this POST carried.
- * - A `server/discover` refused with another status (see {@link probeRefusalInBand}) is handed
+ * - A `server/discover` refused with another status (`refusalGoesInBand`) is handed
  *   over in-band too: the JSON-RPC error the server sent with it, or else a `-32601` (the server
  *   has no such method, as far as the client needs to know) whose `data.httpStatus` is the status
  *   — the only message `onmessage` gets that the server did not send. The clients that probe
@@ -309,7 +310,7 @@ function inBandRefusal(planned: PlannedMessage, refused: Extract<ExchangeOutcome
   const id = planned.requestId;
   if (id === undefined) return undefined;
   const { status, answer } = refused;
-  const probe = planned.method === 'server/discover' && probeRefusalInBand(status);
+  const probe = planned.method === 'server/discover' && refusalGoesInBand(status);
   if (answer !== undefined && (status === 400 || probe)) return answer['id'] === id ? answer : { ...answer, id };
   if (!probe) return undefined;
   return {
@@ -317,26 +318,4 @@ function inBandRefusal(planned: PlannedMessage, refused: Extract<ExchangeOutcome
     id,
     error: { code: -32601, message: `server/discover was refused with HTTP ${status} and no JSON-RPC error`, data: { httpStatus: status } },
   };
-}
-
-/**
- * Whether a refusal of `server/discover` with `status` goes to the client in-band, so that it
- * falls back to `initialize`: every 4xx and 5xx but a 401. That is where the AI SDK's own HTTP
- * transport has its client fall back — it turns every status outside 2xx into its own error
- * class, which the client reads as "not 2026-07-28" — and a 2025 server may well refuse a
- * method it lacks with a 403 (a gateway's allow-list) or a 5xx (a server that breaks on it).
- *
- * - A 401 has had its `authProvider` flow by now (`onUnauthorized`, one retry): one that
- *   remains is a credential to fix, which `initialize` would meet as well, so the send rejects
- *   with the challenge in `detail.challenge` rather than run the provider again for
- *   `initialize`. (The AI SDK's transport stops there too when it has an `authProvider`; without
- *   one it tries `initialize` and fails on its 401.)
- * - A 3xx that was not followed leads elsewhere: `initialize` would be sent to the same place.
- *
- * This is wider than `refusalSaysLegacy` (`discover-outcome.ts`), the revision's rule by which
- * `AnswerClient` negotiates, where a 403 or a 5xx is a failure and not a legacy server: the
- * transport does not negotiate, it carries the refusal to a client that does.
- */
-function probeRefusalInBand(status: number): boolean {
-  return status >= 400 && status <= 599 && status !== 401;
 }

@@ -3,8 +3,8 @@
  * revision's Backward Compatibility rules (basic/versioning, Streamable HTTP): a recognised
  * modern JSON-RPC error means a modern server (never fall back); anything else a 4xx or a
  * JSON-RPC error can say means a legacy one (fall back to `initialize`). The one place these
- * rules live: `AnswerClient` negotiates by them. (`AnswerTransport` hands every refusal of the
- * probe but a 401 to the MCP client in-band, and the client decides by its own rules.)
+ * rules live: `AnswerClient` negotiates by them, and `AnswerTransport` hands its MCP client the
+ * refusals it reads for itself.
  * @module
  */
 
@@ -45,6 +45,16 @@ export type DiscoverOutcome =
  */
 export function refusalSaysLegacy(status: number): boolean {
   return status >= 400 && status <= 499 && status !== 401 && status !== 403;
+}
+
+/**
+ * Whether `AnswerTransport` hands a refusal of `server/discover` with `status` to its MCP client
+ * as a JSON-RPC error, for the client to fall back by its own rules: every 4xx and 5xx but a 401,
+ * where the AI SDK's own transport has its client fall back. Wider than {@link refusalSaysLegacy}:
+ * the transport does not negotiate, it carries the refusal (the client guide says why).
+ */
+export function refusalGoesInBand(status: number): boolean {
+  return status >= 400 && status <= 599 && status !== 401;
 }
 
 /** What an exchange of `server/discover` says about the server's era. */

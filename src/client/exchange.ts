@@ -10,7 +10,7 @@
 import { ACCEPT, readAnswerOutcome, type ReadOutcome } from '../drivers/read-answer.js';
 import type { AnswerFormat, AnswerProgress } from '../reducers/answer.js';
 import { checkRequestId, invalid } from '../vocabulary/check-argument.js';
-import { nothingRead, said, stopKind, stopped, withCause, type Failure } from '../vocabulary/failure.js';
+import { nothingRead, restated, said, stopKind, stopped, type Failure } from '../vocabulary/failure.js';
 import { isRecord, type JsonRpcMessage, type JsonRpcRequestId, type JsonRpcResponse } from '../vocabulary/json-rpc.js';
 import { checkNoAuthorization } from './auth-provider.js';
 import { sendAuthorized, type AuthorizedRoute } from './authorized-request.js';
@@ -23,7 +23,7 @@ import { endedEarly, readResumable } from './resume.js';
 import type { RequestObject } from './request-message.js';
 import { refusedFor } from './session.js';
 import type { SessionKeeper } from './session-keeper.js';
-import { release } from './send-request.js';
+import { release, type Sent } from './send-request.js';
 
 /** One JSON-RPC message as an exchange sends it: everything about it decided once. */
 export interface PlannedMessage {
@@ -198,7 +198,7 @@ async function exchange(
   const lostInEra = planned.era === 'modern' && planned.requestId !== undefined;
   if (signal.aborted) return { kind: 'failed', failure: stopped(signal.reason, route.detail, 'the exchange'), headers: undefined };
   const sent = await sendAuthorized(route, { method: 'POST', headers: planned.headers, body: planned.body });
-  if (sent.kind === 'unanswered') return { kind: 'failed', failure: unanswered(sent.failure, sent.unsent || lostInEra), headers: undefined };
+  if (sent.kind === 'unanswered') return { kind: 'failed', failure: unanswered(sent, lostInEra), headers: undefined };
   if (sent.kind === 'failed') return { kind: 'failed', failure: sent.failure, headers: undefined };
   const { response } = sent;
   const { status, headers } = response;
@@ -301,23 +301,19 @@ async function refused(response: Response, requestId: JsonRpcRequestId | undefin
  * A request that got no response: `reissue` when sending it again is safe — it never reached the
  * server, or (2026-07-28) the server dropped it with the broken connection.
  */
-function unanswered(failure: Failure, reissue: boolean): Failure {
-  if (!reissue) return failure;
-  const message = failure.code === 'connect_failed' ? failure.message : said`${failure.message}; it may be re-issued with a new id`;
-  return { ...failure, message, detail: { ...failure.detail, reissue: true } };
+function unanswered({ failure, unsent }: Extract<Sent, { kind: 'unanswered' }>, lostInEra: boolean): Failure {
+  if (!unsent && !lostInEra) return failure;
+  // One that never reached the server says so already.
+  const message = unsent ? failure.message : said`${failure.message}; it may be re-issued with a new id`;
+  return restated(failure, { message, detail: { ...failure.detail, reissue: true } });
 }
 
 /**
- * 2026-07-28: a request whose response broke or ended before the answer is lost —
- * the server drops a request with its stream, and nothing resumes it. `stream_failed`, with
- * `detail.reissue` set, so a caller knows to send it again with a new id (changelog, SEP-2575).
+ * 2026-07-28: a request whose response broke or ended before the answer is lost — the server
+ * drops a request with its stream, and nothing resumes it: `stream_failed`, with
+ * `detail.reissue` set, so a caller knows to send it again with a new id (SEP-2575).
  */
 function lostRequest(failure: Failure): Failure {
-  const lost: Failure = {
-    code: 'stream_failed',
-    message: said`${failure.message}; the server dropped the request with its stream: re-issue it with a new id`,
-    detail: { ...failure.detail, reissue: true },
-  };
-  // A broken stream's cause is kept as it is; any other failure is restated, and is the cause.
-  return failure.code === 'stream_failed' ? withCause(lost, failure.cause) : { ...lost, restates: failure };
+  const message = said`${failure.message}; the server dropped the request with its stream: re-issue it with a new id`;
+  return restated(failure, { code: 'stream_failed', message, detail: { ...failure.detail, reissue: true } });
 }

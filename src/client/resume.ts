@@ -9,7 +9,7 @@
 import { readAnswerOutcome, type ReadOutcome } from '../drivers/read-answer.js';
 import type { AnswerFormat, AnswerProgress } from '../reducers/answer.js';
 import type { AnswerDetail } from '../vocabulary/errors.js';
-import { said, stopped, type Failure } from '../vocabulary/failure.js';
+import { NOTHING_READ, restated, said, stopped, type Failure } from '../vocabulary/failure.js';
 import type { JsonRpcMessage, JsonRpcRequestId } from '../vocabulary/json-rpc.js';
 import { mimeEssence } from '../vocabulary/content-type.js';
 import { sendAuthorized, type AuthorizedRoute } from './authorized-request.js';
@@ -47,8 +47,6 @@ interface BodyTotals {
   readonly ignored: number;
 }
 
-const NO_BODIES: BodyTotals = { bytesRead: 0, events: 0, messages: 0, ignored: 0 };
-
 function addBody(totals: BodyTotals, read: Pick<AnswerProgress, keyof BodyTotals>): BodyTotals {
   return {
     bytesRead: totals.bytesRead + read.bytesRead,
@@ -64,7 +62,7 @@ function addBody(totals: BodyTotals, read: Pick<AnswerProgress, keyof BodyTotals
  * each resumption brings a new event id, and a few times more without one.
  */
 export async function readResumable(response: Response, read: ResumableRead): Promise<ReadOutcome> {
-  let totals = NO_BODIES;
+  let totals: BodyTotals = NOTHING_READ;
   let lastEventId = '';
   let retry: number | undefined;
   let resumptions = 0;
@@ -142,7 +140,7 @@ function failedOver(failure: Failure, totals: BodyTotals, maxBytes: number, note
   const reason = failure.reason === 'no_message' && totals.messages > 0 ? 'no_response' : failure.reason;
   const base =
     failure.code === 'budget_exceeded' ? said`the answer's bodies went past maxBytes (${maxBytes} bytes) before the answer was complete` : failure.message;
-  return { kind: 'failed', failure: { ...failure, message: said`${base} (${note})`, detail: over(failure.detail, totals, maxBytes), reason }, format };
+  return { kind: 'failed', failure: restated(failure, { message: said`${base} (${note})`, detail: over(failure.detail, totals, maxBytes), reason }), format };
 }
 
 /**

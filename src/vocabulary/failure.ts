@@ -88,9 +88,28 @@ export interface Failure {
   readonly restates?: Failure | undefined;
 }
 
+/** What a read has counted before its first byte: where every count of a body starts. */
+export const NOTHING_READ: Readonly<Pick<AnswerDetail, 'bytesRead' | 'events' | 'messages' | 'ignored' | 'lastEventId' | 'retry'>> = /* @__PURE__ */ Object.freeze({
+  bytesRead: 0,
+  events: 0,
+  messages: 0,
+  ignored: 0,
+  lastEventId: '',
+  retry: undefined,
+});
+
 /** The detail of a failure before any body was read. */
 export function nothingRead(maxBytes: number, contentType: string | null = null): AnswerDetail {
-  return { contentType, bytesRead: 0, maxBytes, events: 0, messages: 0, ignored: 0, lastEventId: '', retry: undefined };
+  return { contentType, maxBytes, ...NOTHING_READ };
+}
+
+/**
+ * `failure` said again by a layer that knows more: a new message and detail, and maybe another
+ * code or reason. Of the same code it keeps its cause; of another, it becomes the cause itself.
+ */
+export function restated(failure: Failure, changes: Pick<Failure, 'message' | 'detail'> & Partial<Pick<Failure, 'code' | 'reason'>>): Failure {
+  const { code = failure.code, message, detail } = changes;
+  return code === failure.code ? { ...failure, ...changes } : { code, message, detail, reason: changes.reason, restates: failure };
 }
 
 /** A failure with `cause` as its cause. */
