@@ -9,6 +9,7 @@
 import { abortReason, checkSignal, followAborts, isAborted, ownController } from '../drivers/abort-watch.js';
 import { checkType, checkUrl, invalid, optionsObject } from '../vocabulary/check-argument.js';
 import { answerError, nothingRead, said, stopKind, stopped, type Failure } from '../vocabulary/failure.js';
+import { writtenJson } from '../vocabulary/json-tree.js';
 import { objectOf, type JsonObject, type JsonRpcMessage, type JsonRpcRequestId, type JsonRpcResponse, type JsonValue } from '../vocabulary/json-rpc.js';
 import { retryVersion, negotiationFailed } from './discover-outcome.js';
 import { isProtocolVersion, LEGACY_PROTOCOL_VERSION, type McpEra } from './era.js';
@@ -334,6 +335,7 @@ export class AnswerClient {
     // Stopped before it began: nothing is sent, and there is nothing to cancel on the server.
     if (signal !== undefined && isAborted(signal)) throw this.#stopped(signal);
     let current = withMeta(params, call.meta);
+    writtenJson(current, 'params'); // a part JSON cannot write is refused before a tools/call reads tools/list
     for (let round = 0; ; round += 1) {
       const { outcome, id } = await this.#send(method, current, signal, onMessage);
       if (outcome.kind !== 'answered') throw this.#failed(outcome, id);

@@ -12,6 +12,7 @@ import type { AnswerFormat, AnswerProgress } from '../reducers/answer.js';
 import { checkRequestId, invalid } from '../vocabulary/check-argument.js';
 import { nothingRead, restated, said, stopKind, stopped, type Failure } from '../vocabulary/failure.js';
 import { isRecord, type JsonRpcMessage, type JsonRpcRequestId, type JsonRpcResponse } from '../vocabulary/json-rpc.js';
+import { writtenJson } from '../vocabulary/json-tree.js';
 import { checkNoAuthorization } from './auth-provider.js';
 import { sendAuthorized, type AuthorizedRoute } from './authorized-request.js';
 import { startDeadline } from './deadline.js';
@@ -104,7 +105,7 @@ export function planMessage(message: unknown, settings: ExchangeSettings, plan: 
   }
   headers.set('accept', ACCEPT);
   headers.set('content-type', 'application/json');
-  return { message, body: JSON.stringify(message), requestId, method: isCall ? method : undefined, era, version, sessionId, headers, streamHeaders };
+  return { message, body: writtenJson(message, 'message'), requestId, method: isCall ? method : undefined, era, version, sessionId, headers, streamHeaders };
 }
 
 /** What an exchange came to. */

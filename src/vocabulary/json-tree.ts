@@ -1,8 +1,11 @@
 /**
- * A JSON tree's strings mapped: what redacting an error's data (`secrets.ts`) and bounding its
- * detail (`failure.ts`) both do to every string a server sent.
+ * A JSON tree's strings mapped — what redacting an error's data (`secrets.ts`) and bounding its
+ * detail (`failure.ts`) both do to every string a server sent — and a caller's JSON written, or
+ * the part that cannot be written named.
  * @module
  */
+
+import { describeValue, prefixText } from './describe-value.js';
 
 /**
  * A copy of the JSON tree `value` (it came from `JSON.parse` or this package) with `map` applied
@@ -41,4 +44,46 @@ export function mapStrings<T>(value: T, map: (text: string) => string): T {
     done.set(top.node, !changed ? top.node : Array.isArray(top.node) ? rebuilt.map(([, child]) => child) : Object.fromEntries(rebuilt));
   }
   return done.get(value) as T;
+}
+
+/**
+ * `value` as JSON, or a `TypeError` that says which part of it, below `name`, cannot be written —
+ * in the caller's terms, before anything is sent; what threw (a `toJSON`, say) is its cause.
+ */
+export function writtenJson(value: unknown, name: string): string {
+  try {
+    return JSON.stringify(value);
+  } catch (error) {
+    const part = unwritablePart(value, name);
+    const why = part === undefined ? `${name} cannot be written as JSON: writing it threw ${describeValue(error)}` : `${prefixText(part.path)} cannot be written as JSON: it is ${part.what}`;
+    throw new TypeError(why, { cause: error });
+  }
+}
+
+/**
+ * Where in `value` lies the first part `JSON.stringify` cannot write, as a path below `name`
+ * (`message.params.arguments.n`): a `bigint`, or a reference to an ancestor (a cycle); with
+ * what it is. `undefined` when nothing there stops it. Walked with an explicit stack.
+ */
+export function unwritablePart(value: unknown, name: string): { readonly path: string; readonly what: string } | undefined {
+  const onPath = new Set<object>();
+  const stack: { readonly node: unknown; readonly path: string; readonly leaving?: object }[] = [{ node: value, path: name }];
+  for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
+    const { node, path, leaving } = top;
+    if (leaving !== undefined) {
+      onPath.delete(leaving);
+      continue;
+    }
+    if (typeof node === 'bigint') return { path, what: 'a BigInt' };
+    if (typeof node !== 'object' || node === null) continue;
+    if (onPath.has(node)) return { path, what: 'a reference to an object that holds it (a cycle)' };
+    onPath.add(node);
+    stack.push({ node: undefined, path, leaving: node });
+    const entries = Object.entries(node);
+    for (let i = entries.length - 1; i >= 0; i--) {
+      const [key, child] = entries[i]!;
+      stack.push({ node: child, path: Array.isArray(node) ? `${path}[${key}]` : `${path}.${key}` });
+    }
+  }
+  return undefined;
 }

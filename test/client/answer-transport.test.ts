@@ -41,6 +41,24 @@ test('a string that is no URL is refused at construction, a TypeError naming it'
   expect(() => new AnswerTransport('not a url')).toThrow(new TypeError('url must be a URL, got "not a url"'));
 });
 
+test.each([['null', null], ['a string', 'x'], ['a number', 1]])('close(%s): a TypeError naming the options, and the transport still open', async (_name, options) => {
+  const { transport, sent } = transportOver(answering);
+  transport.sessionId = 'held-1';
+  await expect(transport.close(options as never)).rejects.toThrow(TypeError);
+  await expect(transport.close(options as never)).rejects.toThrow(/^options must be an object, got /);
+  await transport.start();
+  await transport.close();
+  expect(trail(sent)).toEqual(['DELETE']);
+});
+
+test('sessionId assigned another type than a string: a TypeError naming it; a string or undefined is held as given', () => {
+  const { transport } = transportOver(answering);
+  expect(() => (transport.sessionId = 5 as never)).toThrow(new TypeError('sessionId must be a string, got 5'));
+  transport.sessionId = 'ok';
+  transport.sessionId = undefined;
+  expect(transport.sessionId).toBeUndefined();
+});
+
 test('start() resolves while open and rejects once closed; nothing is sent by either', async () => {
   const { transport, sent } = transportOver(answering);
   await expect(transport.start()).resolves.toBeUndefined();
