@@ -15,7 +15,7 @@ import { startTmcpServer } from './era-server-tmcp.js';
 import type { RunningEraServer } from './era-tools.js';
 
 export { BREAKING_TOOL, type EraRequest } from './era-http.js';
-export { registerSdkTools, startSdkServer, type SdkServerMode } from './era-server-sdk.js';
+export { registerSdkTools, startSdkServer, type RunningSdkServer, type SdkCacheHints, type SdkServerMode, type SdkServerOptions } from './era-server-sdk.js';
 export { startMcpHandlerServer } from './era-server-mcp-handler.js';
 export { startTmcpServer } from './era-server-tmcp.js';
 export * from './era-tools.js';

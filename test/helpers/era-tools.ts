@@ -40,6 +40,29 @@ export const REGION_HEADER = 'Region';
 export const PROGRESS_LOG = 'starting';
 
 /**
+ * What a server started with its catalog (`catalog: true` in `startSdkServer`'s and
+ * `startMcpServer`'s options) offers besides the tools, the same on the v2 and the v1 SDK
+ * servers, for the typed calls (`listResources`, `readResource`, `getPrompt`, …):
+ *
+ * - the resource `resource` (`text/plain`), whose text counts the reads the server served:
+ *   `read N` — so a test sees whether a read reached the server;
+ * - the resource template `template` (`page://{n}`), read as `page N`;
+ * - the prompt `prompt` with one string argument `who`: one user message, `hello WHO`;
+ * - the tool `fails`: a result with `isError: true` and the text `it failed`;
+ * - the tool `changes {uri}`: sends `notifications/tools/list_changed`, then
+ *   `notifications/resources/updated` for `uri`, on its own response stream, then `changed`.
+ */
+export const CATALOG = {
+  resource: 'note://one',
+  resourceName: 'note',
+  template: 'page://{n}',
+  templateName: 'page',
+  prompt: 'greet',
+  failing: 'fails',
+  changing: 'changes',
+} as const;
+
+/**
  * The protocol eras a server can serve, named as the v2 Client's `getProtocolEra()` names them:
  * `legacy` for the `initialize` revisions (2025-11-25 and before), `modern` for 2026-07-28.
  */

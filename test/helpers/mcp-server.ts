@@ -12,15 +12,19 @@
  * - `poll {delayMs}`: `closeSSEStream()` (the stream then held only its priming event), a log
  *   message, then `polled` after the delay.
  * - `ask`: asks the client for its roots (a server request), and answers with what it said.
+ *
+ * With `catalog: true`, also `era-tools.ts`'s `CATALOG`: a resource, a resource template, a
+ * prompt, and the tools `fails` and `changes`, as the v2 SDK server offers them.
  */
 
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport, type EventId, type EventStore, type StreamId } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { ListRootsResultSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { CATALOG } from './era-tools.js';
 
 /** The four ways the official server can run: with or without sessions, answering by SSE or JSON. */
 export const SERVER_MODES = [
@@ -38,6 +42,8 @@ export interface McpServerOptions {
   readonly json: boolean;
   /** An event store (priming events, resumption) and this `retryInterval`. Stateful only. */
   readonly resumable?: { readonly retryInterval: number } | undefined;
+  /** Registers `era-tools.ts`'s `CATALOG` (a resource, a template, a prompt, `fails`, `changes`) besides the tools. */
+  readonly catalog?: boolean | undefined;
 }
 
 /** One HTTP request as the server saw it. */
@@ -117,6 +123,25 @@ export async function startMcpServer(options: McpServerOptions): Promise<Running
   let sockets = 0;
   let cancelledNever = 0;
   let pollCouldClose: boolean | undefined;
+  let reads = 0;
+
+  function registerCatalog(server: McpServer): void {
+    server.registerResource(CATALOG.resourceName, CATALOG.resource, { mimeType: 'text/plain' }, (uri) => ({
+      contents: [{ uri: uri.href, mimeType: 'text/plain', text: `read ${(reads += 1)}` }],
+    }));
+    server.registerResource(CATALOG.templateName, new ResourceTemplate(CATALOG.template, { list: undefined }), { mimeType: 'text/plain' }, (uri, { n }) => ({
+      contents: [{ uri: uri.href, mimeType: 'text/plain', text: `page ${String(n)}` }],
+    }));
+    server.registerPrompt(CATALOG.prompt, { argsSchema: { who: z.string() } }, ({ who }) => ({
+      messages: [{ role: 'user', content: { type: 'text', text: `hello ${who}` } }],
+    }));
+    server.registerTool(CATALOG.failing, {}, () => ({ content: [{ type: 'text', text: 'it failed' }], isError: true }));
+    server.registerTool(CATALOG.changing, { inputSchema: { uri: z.string() } }, async ({ uri }, extra) => {
+      await extra.sendNotification({ method: 'notifications/tools/list_changed' });
+      await extra.sendNotification({ method: 'notifications/resources/updated', params: { uri } });
+      return { content: [{ type: 'text', text: 'changed' }] };
+    });
+  }
 
   function mcpServer(): McpServer {
     const server = new McpServer({ name: 'sse-answer-test', version: '1.0.0' }, { capabilities: { logging: {} } });
@@ -156,6 +181,7 @@ export async function startMcpServer(options: McpServerOptions): Promise<Running
       const roots = await extra.sendRequest({ method: 'roots/list' }, ListRootsResultSchema);
       return { content: [{ type: 'text', text: roots.roots.map((root) => root.uri).join(',') }] };
     });
+    if (options.catalog === true) registerCatalog(server);
     return server;
   }
 
