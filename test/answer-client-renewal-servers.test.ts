@@ -164,7 +164,7 @@ describe('version retry: a 2026-07-28 server refuses a version it does not speak
     ]);
   });
 
-  test("BUG: sdk-modern: a pinned client's first call reads tools/list for its headers; refused -32022, it is asked again too", async () => {
+  test("sdk-modern: a pinned client's first call reads tools/list for its headers; refused -32022, it is asked again too", async () => {
     const server = modernServers.get('sdk-modern')!;
     const client = await AnswerClient.connect(server.url, { versionNegotiation: { pin: NEWER } });
     const result = await client.callTool('tagged', { region: 'eu', text: 't' });

@@ -11,7 +11,7 @@ import { checkType, checkUrl, invalid, optionsObject } from '../vocabulary/check
 import { answerError, nothingRead, said, stopKind, stopped, type Failure } from '../vocabulary/failure.js';
 import { writtenJson } from '../vocabulary/json-tree.js';
 import { objectOf, type JsonObject, type JsonRpcMessage, type JsonRpcRequestId, type JsonRpcResponse, type JsonValue } from '../vocabulary/json-rpc.js';
-import { retryVersion, negotiationFailed } from './discover-outcome.js';
+import { negotiationFailed, noCommonVersion, versionRefusal } from './discover-outcome.js';
 import { isProtocolVersion, LEGACY_PROTOCOL_VERSION, type McpEra } from './era.js';
 import { checkExchangeOptions, withoutCallerSignal, type ExchangeOptions } from './exchange-options.js';
 import { planMessage, runExchange, type PlannedMessage, type PlannedRequest, type RequestOutcome } from './exchange.js';
@@ -177,7 +177,7 @@ export class AnswerClient {
     this.handshake = negotiated.handshake;
     this.#tools = new ToolHeaders(async (cursor, signal) => {
       // Its own ids, apart from the caller's requests, which are numbered 1, 2, … as they are made.
-      const { outcome } = await this.#exchange('tools/list', cursor === undefined ? undefined : { cursor }, signal, undefined, `tools/list-${(this.#toolPages += 1)}`);
+      const { outcome } = await this.#send('tools/list', cursor === undefined ? undefined : { cursor }, signal, undefined, () => `tools/list-${(this.#toolPages += 1)}`);
       if (outcome.kind === 'answered') return { ok: true, result: objectOf(outcome.answer['result']) };
       return { ok: false, failure: outcome.failure };
     }, on.settings.secrets);
@@ -280,12 +280,14 @@ export class AnswerClient {
   async readResource(uri: string, options?: AnswerClientCachedOptions): Promise<ReadResourceResult> {
     checkType('uri', uri, 'string');
     const { fresh, ...call } = cachedOptions(options);
+    this.#checkOpen();
     const key = resourceKey(uri);
+    const generation = this.#cache?.generation(key);
     const kept = fresh ? undefined : this.#cache?.get(key, Date.now());
     if (kept !== undefined) return kept as unknown as ReadResourceResult;
     const result = await this.#result('resources/read', { uri }, call);
     const until = freshUntil(result, Date.now());
-    return (this.#cache !== undefined && until !== undefined ? this.#cache.keep(key, result, until) : result) as ReadResourceResult;
+    return (this.#cache !== undefined && until !== undefined && this.#cache.generation(key) === generation ? this.#cache.keep(key, result, until) : result) as ReadResourceResult;
   }
 
   /**
@@ -368,6 +370,8 @@ export class AnswerClient {
   /** Every item of the list `method` (its items under `field`), read to its end, or kept while fresh. */
   async #list(method: string, field: string, options: AnswerClientCachedOptions | undefined): Promise<readonly JsonValue[]> {
     const { fresh, ...call } = cachedOptions(options);
+    this.#checkOpen();
+    const generation = this.#cache?.generation(method);
     const kept = fresh ? undefined : this.#cache?.get(method, Date.now());
     if (kept !== undefined) return kept as JsonValue[];
     let state = listStart(method, field);
@@ -379,29 +383,37 @@ export class AnswerClient {
       cursor = step.cursor;
     }
     const items = frozen([...state.items]);
-    return this.#cache !== undefined && state.until !== undefined ? this.#cache.keep(method, items, state.until) : items;
+    return this.#cache !== undefined && state.until !== undefined && this.#cache.generation(method) === generation ? this.#cache.keep(method, items, state.until) : items;
   }
 
   /**
    * One request's exchange, sent once more where the server says so: in a version it lists
    * (2026: `UnsupportedProtocolVersion`), or in a renewed session (2025: a 404 that forgot it).
+   * Each send has its id from `nextId`: a request sent again is a new request.
    */
-  async #send(method: string, params: JsonObject | JsonValue[] | undefined, signal: AbortSignal | undefined, onMessage: OnMessage): Promise<Sent> {
-    const sent = await this.#exchange(method, params, signal, onMessage);
-    const version = this.era === 'modern' ? retryVersion(answerOf(sent.outcome)) : undefined;
-    if (version !== undefined) {
-      void this.#session.apply({ type: 'settled', era: 'modern', protocolVersion: version });
-      const again = await this.#exchange(method, params, signal, onMessage);
-      if (retryVersion(answerOf(again.outcome)) === undefined) return again;
-      const message = said`the server refused ${method} with UnsupportedProtocolVersion (-32022) in ${version}, a version it lists as supported`;
+  async #send(method: string, params: JsonObject | JsonValue[] | undefined, signal: AbortSignal | undefined, onMessage: OnMessage, nextId: () => JsonRpcRequestId = () => this.#nextId++): Promise<Sent> {
+    // A session the server forgot, and none held since (its renewal failed, or is under way): renewed first.
+    if (this.#renews && this.#session.lost) {
+      const renewal = await this.#renewal(signal);
+      if (renewal !== undefined) throw this.#error(stopKind(renewal) === undefined ? sessionExpired({ renewal, detail: nothingRead(this.#on.settings.maxBytes) }) : renewal);
+    }
+    const sent = await this.#exchange(method, params, signal, onMessage, nextId());
+    const refusal = this.era === 'modern' ? versionRefusal(answerOf(sent.outcome)) : undefined;
+    if (refusal !== undefined) {
+      const refused = sent.outcome.kind === 'refused' ? sent.outcome.failure : undefined;
+      if (refusal.retry === undefined) return failedWith(sent, noCommonVersion(refusal.supported, answerOf(sent.outcome), refused));
+      void this.#session.apply({ type: 'settled', era: 'modern', protocolVersion: refusal.retry });
+      const again = await this.#exchange(method, params, signal, onMessage, nextId());
+      if (versionRefusal(answerOf(again.outcome)) === undefined) return again;
+      const message = said`the server refused ${method} with UnsupportedProtocolVersion (-32022) in ${refusal.retry}, a version it lists as supported`;
       return failedWith(again, negotiationFailed(message, answerOf(again.outcome)));
     }
-    if (!this.#renews || !this.#session.forgot(sent.carried) || sent.outcome.kind !== 'refused') return sent;
+    if (!this.#renews || sent.outcome.kind !== 'refused' || !this.#session.forgot(sent.carried)) return sent;
     // A session already renewed by another request is used as it is.
     const renewal = this.sessionId === undefined ? await this.#renewal(signal) : undefined;
-    if (renewal !== undefined) return failedWith(sent, stopKind(renewal) === undefined ? sessionExpired(sent.outcome.failure, renewal) : renewal);
-    const again = await this.#exchange(method, params, signal, onMessage);
-    return again.outcome.kind === 'refused' && this.#session.forgot(again.carried) ? failedWith(again, sessionExpired(again.outcome.failure, undefined)) : again;
+    if (renewal !== undefined) return failedWith(sent, stopKind(renewal) === undefined ? sessionExpired({ renewal, detail: sent.outcome.failure.detail }) : renewal);
+    const again = await this.#exchange(method, params, signal, onMessage, nextId());
+    return again.outcome.kind === 'refused' && this.#session.forgot(again.carried) ? failedWith(again, sessionExpired({ refused: again.outcome.failure })) : again;
   }
 
   /** The renewal of a forgotten session: one for every request that waits, each within its own signal. */
@@ -410,8 +422,9 @@ export class AnswerClient {
     const renewing = (this.#renewing ??= renewSession({ ...this.#on, signals: [this.#session.signal] }, version).finally(() => (this.#renewing = undefined)));
     try {
       return signal === undefined ? await renewing : await untilAborted(renewing, signal);
-    } catch {
-      return stopped(abortReason(signal!), nothingRead(this.#on.settings.maxBytes), 'the exchange');
+    } catch (error) {
+      if (signal === undefined || !isAborted(signal)) throw error;
+      return stopped(abortReason(signal), nothingRead(this.#on.settings.maxBytes), 'the exchange');
     }
   }
 
@@ -428,9 +441,8 @@ export class AnswerClient {
     if (this.#session.closed) throw new Error(CLOSED);
   }
 
-  /** One exchange of a request: its id (the next of the caller's, unless given), its tool headers (2026 `tools/call`), its era's plan. */
-  async #exchange(method: string, params: JsonObject | JsonValue[] | undefined, signal: AbortSignal | undefined, onMessage: OnMessage, given?: string): Promise<Sent> {
-    const id = given ?? this.#nextId++;
+  /** One exchange of a request: its tool headers (2026 `tools/call`), its era's plan. */
+  async #exchange(method: string, params: JsonObject | JsonValue[] | undefined, signal: AbortSignal | undefined, onMessage: OnMessage, id: JsonRpcRequestId): Promise<Sent> {
     const message = requestMessage(id, method, params, this.era, this.protocolVersion, this.#on.identity);
     let headers: Headers | undefined;
     if (this.era === 'modern' && method === 'tools/call') {

@@ -95,35 +95,41 @@ function rpcErrorOutcome(error: JsonObject, how: readonly MessagePart[], refused
   const name = MODERN_ERROR_CODES.get(code as number);
   if (name === undefined) return { kind: 'legacy', reason: said`${how}, JSON-RPC ${codeText(code)}` };
   if (name === 'UnsupportedProtocolVersion') {
-    const retry = retryVersion(answer);
+    const { supported, retry } = versionRefusal(answer)!;
     if (retry !== undefined) return { kind: 'retry', version: retry };
-    const supported = versionList(objectOf(error['data'])?.['supported']) ?? [];
     // A server that lists only legacy versions is answered in one, by its handshake.
     if (supported.length > 0 && supported.every((listed) => eraOf(listed) === 'legacy')) {
       return { kind: 'legacy', reason: said`${how}, UnsupportedProtocolVersion, it supports ${versionsText(supported)}` };
     }
-    return { kind: 'failed', failure: refused ?? noCommonVersion(supported, answer) };
+    return { kind: 'failed', failure: noCommonVersion(supported, answer, refused) };
   }
   const message = typeof error['message'] === 'string' ? said`: ${bareServerText(error['message'])}` : said``;
   return { kind: 'failed', failure: refused ?? negotiationFailed(said`server/discover was refused with ${name} (${code as number})${message}`, answer) };
 }
 
 /**
- * The version to send a request again in, once, when the server refused it with
- * `UnsupportedProtocolVersion` (-32022) and listed a modern version this package speaks
- * (SEP-2575: a client SHOULD pick one from the list and retry); else `undefined`.
+ * What an answer refusing a request with `UnsupportedProtocolVersion` (-32022) says: the versions
+ * the server lists, and the one to send the request again in, once — a modern version this
+ * package speaks (SEP-2575: a client SHOULD pick one from the list and retry). `undefined` for
+ * any other answer.
  */
-export function retryVersion(answer: JsonRpcResponse | undefined): string | undefined {
+export function versionRefusal(answer: JsonRpcResponse | undefined): { readonly supported: readonly string[]; readonly retry: string | undefined } | undefined {
   const error = objectOf(answer?.['error']);
   if (error?.['code'] !== -32022) return undefined;
   const supported = versionList(objectOf(error['data'])?.['supported']) ?? [];
-  return MODERN_VERSIONS.find((known) => supported.includes(known));
+  return { supported, retry: MODERN_VERSIONS.find((known) => supported.includes(known)) };
 }
 
-/** The failure of a server that speaks no version this package speaks. */
-export function noCommonVersion(supported: readonly string[], answer: JsonRpcResponse | undefined): Failure {
+/** The version to send a request again in, once, by {@link versionRefusal}. */
+export function retryVersion(answer: JsonRpcResponse | undefined): string | undefined {
+  return versionRefusal(answer)?.retry;
+}
+
+/** The failure of a server that speaks no version this package speaks; with the detail of the HTTP refusal that said so, if one did. */
+export function noCommonVersion(supported: readonly string[], answer: JsonRpcResponse | undefined, refused?: Failure): Failure {
   const offered = supported.length === 0 ? said`no version it names` : versionsText(supported);
-  return negotiationFailed(said`the server supports ${offered}; this client speaks ${MODERN_VERSIONS.join(', ')} and 2025-11-25 or earlier`, answer);
+  const failure = negotiationFailed(said`the server supports ${offered}; this client speaks ${MODERN_VERSIONS.join(', ')} and 2025-11-25 or earlier`, answer);
+  return refused === undefined ? failure : { ...failure, detail: { ...refused.detail, answer } };
 }
 
 /** A `negotiation_failed` failure: `message`, and the server's `answer` in its detail. */

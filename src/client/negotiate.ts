@@ -114,7 +114,7 @@ export async function negotiate(on: Handshake, negotiation: VersionNegotiation, 
 
   let version = MODERN_PROTOCOL_VERSION;
   for (let retried = false; ; retried = true) {
-    const probe = requestMessage(HANDSHAKE_ID, 'server/discover', undefined, 'modern', version, identity);
+    const probe = requestMessage(retried ? 'server/discover-retry' : HANDSHAKE_ID, 'server/discover', undefined, 'modern', version, identity);
     const outcome = await runExchange(url, settings, planMessage(probe, settings, { version }), { session, signals: on.signals });
     const found = discoverOutcome(outcome);
     // Refused in the version asked, with one listed this package speaks: asked once more in it.

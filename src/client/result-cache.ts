@@ -24,6 +24,17 @@ const CHANGED: { readonly [method: string]: readonly string[] } = {
 /** Results kept until their time is up, by key: a list's method, or `resources/read` and a URI. */
 export class ResultCache {
   readonly #kept = new Map<string, { readonly value: JsonValue; readonly until: number }>();
+  readonly #changes = new Map<string, number>();
+
+  /** How many changes were announced for `key`: a read that saw another count began before one. */
+  generation(key: string): number {
+    return this.#changes.get(key) ?? 0;
+  }
+
+  #drop(key: string): void {
+    this.#kept.delete(key);
+    this.#changes.set(key, this.generation(key) + 1);
+  }
 
   /** The value kept under `key`, while it is fresh at `now`. */
   get(key: string, now: number): JsonValue | undefined {
@@ -43,9 +54,9 @@ export class ResultCache {
   notice(message: JsonRpcMessage): void {
     const { method } = message;
     if (typeof method !== 'string') return;
-    for (const key of Object.hasOwn(CHANGED, method) ? CHANGED[method]! : []) this.#kept.delete(key);
+    for (const key of Object.hasOwn(CHANGED, method) ? CHANGED[method]! : []) this.#drop(key);
     const uri = objectOf(message['params'])?.['uri'];
-    if (method === 'notifications/resources/updated' && typeof uri === 'string') this.#kept.delete(resourceKey(uri));
+    if (method === 'notifications/resources/updated' && typeof uri === 'string') this.#drop(resourceKey(uri));
   }
 }
 

@@ -60,6 +60,11 @@ export class SessionKeeper {
     return Promise.all(step.end.map((id) => this.#endAside(id, deleteVersion(before)))).then(() => undefined);
   }
 
+  /** Whether the server forgot a session, and none is held since. */
+  get lost(): boolean {
+    return this.#forgotten.size > 0 && this.#state.phase === 'none';
+  }
+
   /** Whether a refusal said the server forgot `sessionId` (a 404 to a request that carried it). */
   forgot(sessionId: string | undefined): boolean {
     return sessionId !== undefined && this.#forgotten.has(sessionId);

@@ -6,6 +6,7 @@
  * @module
  */
 
+import type { AnswerDetail } from '../vocabulary/errors.js';
 import { said, type Failure } from '../vocabulary/failure.js';
 import type { McpEra } from './era.js';
 import { hiddenSessionNote } from './page-cors.js';
@@ -66,8 +67,8 @@ export const SESSION_TRANSITIONS: {
 } = {
   none: { settled: 'none', issued: ['held', 'none'], 'passed-over': 'none', 'handshake-failed': 'none', refused: 'none', set: ['held', 'none'], close: 'ended' },
   held: { settled: 'held', issued: ['held', 'held'], 'passed-over': 'held', 'handshake-failed': 'none', refused: ['none', 'held'], set: ['held', 'none'], close: 'ending' },
-  ending: { settled: 'ending', issued: 'ending', 'passed-over': 'ending', refused: 'ending', set: 'ending', close: 'ending', ended: 'ended' },
-  ended: { settled: 'ended', issued: 'ended', 'passed-over': 'ended', refused: 'ended', set: 'ended', close: 'ended' },
+  ending: { settled: 'ending', issued: 'ending', 'passed-over': 'ending', 'handshake-failed': 'ending', refused: 'ending', set: 'ending', close: 'ending', ended: 'ended' },
+  ended: { settled: 'ended', issued: 'ended', 'passed-over': 'ended', 'handshake-failed': 'ended', refused: 'ended', set: 'ended', close: 'ended' },
 };
 
 /** What an event did: the new state, the sessions to end now (best effort), and the one `close()` ends. */
@@ -125,7 +126,8 @@ export function sessionStep(state: SessionState, event: SessionEvent): SessionSt
     case 'passed-over':
       return step(state.phase, held, event.sessionId === event.carried ? [] : [event.sessionId]);
     case 'handshake-failed':
-      return step('none', undefined, [held]);
+      // After close() (a renewal's handshake): what it issued was ended as it came.
+      return state.phase === 'held' || state.phase === 'none' ? step('none', undefined, [held]) : step(state.phase, held);
     case 'refused':
       return state.phase === 'held' && forgets(state, event) ? { ...step('none', undefined), forgotten: held } : step(state.phase, held);
     case 'set':
@@ -139,12 +141,13 @@ export function sessionStep(state: SessionState, event: SessionEvent): SessionSt
 }
 
 /**
- * The failure of a request whose session the server forgot (`refused`, its 404) when no new one
- * could be had: renewing it failed (`renewal`), or the server forgot the new one too.
+ * The failure of a request whose session the server forgot (a 404) when no new one could be had:
+ * renewing it failed (its failure the cause), or the server forgot the new one too (its 404 the cause).
  */
-export function sessionExpired(refused: Failure, renewal: Failure | undefined): Failure {
-  const why = renewal === undefined ? said`it forgot the new one too` : said`renewing it failed: ${renewal.message}`;
-  return { code: 'session_expired', message: said`the server forgot the session (HTTP 404), and ${why}`, detail: refused.detail, restates: renewal ?? refused };
+export function sessionExpired(after: { readonly renewal: Failure; readonly detail: AnswerDetail } | { readonly refused: Failure }): Failure {
+  const code = 'session_expired';
+  if ('refused' in after) return { code, message: said`the server forgot the session (HTTP 404), and it forgot the new one too`, detail: after.refused.detail, restates: after.refused };
+  return { code, message: said`the server forgot the session (HTTP 404), and renewing it failed: ${after.renewal.message}`, detail: after.detail, restates: after.renewal };
 }
 
 /** The version a session's DELETE carries: the one it was on, when that is a 2025 one. */

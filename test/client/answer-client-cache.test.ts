@@ -292,8 +292,8 @@ describe('2026-07-28: the tool definitions of the Mcp-Param-* headers are the li
   });
 });
 
-describe('BUG: what the cache answers that it should not', () => {
-  test('BUG: a list read while the server announced its change is not kept (a list_changed passed over during the read drops it)', async () => {
+describe('regressions: what the cache must not answer', () => {
+  test('a list read while the server announced its change is not kept (a list_changed passed over during the read drops it)', async () => {
     const secondPage = gate();
     const announced = gate();
     const { client, sent } = await connectTo('modern', async (request) => {
@@ -315,7 +315,7 @@ describe('BUG: what the cache answers that it should not', () => {
     expect(count(sent, 'tools/list')).toBe(4);
   });
 
-  test('BUG: a resource read while the server announced its update is not kept', async () => {
+  test('a resource read while the server announced its update is not kept', async () => {
     const reading = gate();
     const announced = gate();
     let reads = 0;
@@ -339,7 +339,7 @@ describe('BUG: what the cache answers that it should not', () => {
     expect(count(sent, 'resources/read')).toBe(2);
   });
 
-  test('BUG: a closed client answers no list from what it kept: "the client is closed"', async () => {
+  test('a closed client answers no list from what it kept: "the client is closed"', async () => {
     const { client } = await connectTo('modern', versioned(HOUR));
     await client.listTools();
     await client.readResource('file:///a');

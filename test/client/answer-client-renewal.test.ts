@@ -257,8 +257,8 @@ describe('no renewal', () => {
   });
 });
 
-describe('BUG: renewal', () => {
-  test('BUG: close() while the renewal runs: the request waiting ends as aborted (an AnswerError), with or without a signal of its own', async () => {
+describe('regressions: renewal', () => {
+  test('close() while the renewal runs: the request waiting ends as aborted (an AnswerError), with or without a signal of its own', async () => {
     const server = mcpScript('legacy', echoSession, {
       initialize: (sent, session) => (session === 's-1' ? json(resultFor(sent, { protocolVersion: LEGACY }), { headers: { 'mcp-session-id': session } }) : never()),
     });
@@ -274,7 +274,7 @@ describe('BUG: renewal', () => {
     }
   });
 
-  test('BUG: a request made while a renewal runs waits for it, and goes in the new session (not with none)', async () => {
+  test('a request made while a renewal runs waits for it, and goes in the new session (not with none)', async () => {
     const handshake = gate();
     const server = mcpScript('legacy', echoSession, {
       initialize: async (sent, session) => {
@@ -293,7 +293,7 @@ describe('BUG: renewal', () => {
     expect(await second).toMatchObject({ result: { session: 's-2' } });
   });
 
-  test('BUG: a notification met by 404 forgets the session; the next request renews it before it is sent', async () => {
+  test('a notification met by 404 forgets the session; the next request renews it before it is sent', async () => {
     const { client, server, sent, from } = await connectTo('legacy', echoSession);
     server.forget();
     await answerError(client.notify('notifications/roots/list_changed'));
@@ -301,7 +301,7 @@ describe('BUG: renewal', () => {
     expect(trail(after(sent, from))).toEqual(['POST notifications/roots/list_changed', 'POST initialize', 'POST notifications/initialized', 'POST tools/list']);
   });
 
-  test('BUG: after a renewal failed (session_expired), the next request tries the handshake again rather than going with no session', async () => {
+  test('after a renewal failed (session_expired), the next request tries the handshake again rather than going with no session', async () => {
     let down = true;
     const { client, server } = await connectTo('legacy', echoSession, {}, {
       initialize: (request, session) =>

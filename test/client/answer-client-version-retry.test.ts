@@ -74,7 +74,7 @@ describe('connect', () => {
     expect(trail(sent)).toEqual(['POST server/discover']);
   });
 
-  test('BUG: the retried server/discover has a new id', async () => {
+  test('the retried server/discover has a new id', async () => {
     const { fetch, sent } = refusingFirst(1);
     await AnswerClient.connect(URL_, { fetch });
     const [first, retry] = idsOf(sent);
@@ -126,11 +126,13 @@ describe('any request, pinned to 2026-07-28 with no handshake', () => {
     expect(trail(sent)).toEqual(['POST tools/list', 'POST tools/list']);
   });
 
-  test('-32022 listing no version this client speaks: no retry, the refusal as it is', async () => {
+  test('-32022 listing no version this client speaks: no retry; negotiation_failed, the refusal kept in its detail', async () => {
     const { fetch, sent } = refusingFirst(1, ['2027-01-01']);
     const client = await pinned(fetch);
     const error = await answerError(client.request('tools/list'));
-    expect([error.code, error.detail.status]).toEqual(['http_status', 400]);
+    expect([error.code, error.detail.status]).toEqual(['negotiation_failed', 400]);
+    expect(error.message).toBe('the server supports 2027-01-01; this client speaks 2026-07-28 and 2025-11-25 or earlier');
+    expect(error.detail.answer).toMatchObject({ error: { code: -32022 } });
     expect(trail(sent)).toEqual(['POST tools/list']);
   });
 
@@ -138,10 +140,10 @@ describe('any request, pinned to 2026-07-28 with no handshake', () => {
     ['no data', undefined],
     ['supported that is no list', { supported: MODERN }],
     ['supported with no strings', { supported: [20260728] }],
-  ])('-32022 with %s: no retry', async (_, data) => {
+  ])('-32022 with %s: no retry; negotiation_failed', async (_, data) => {
     const { fetch, sent } = scriptedFetch((request) => json({ jsonrpc: '2.0', id: request.body?.['id'], error: { code: -32022, message: 'no', ...(data === undefined ? {} : { data }) } }, { status: 400 }));
     const client = await pinned(fetch);
-    expect((await answerError(client.request('tools/list'))).code).toBe('http_status');
+    expect((await answerError(client.request('tools/list'))).code).toBe('negotiation_failed');
     expect(trail(sent)).toEqual(['POST tools/list']);
   });
 
@@ -177,7 +179,7 @@ describe('any request, pinned to 2026-07-28 with no handshake', () => {
     expect(idsOf(calls)).toEqual([1, 2]);
   });
 
-  test("BUG: the client's own tools/list page (for a tools/call's headers) refused -32022 is asked again too", async () => {
+  test("the client's own tools/list page (for a tools/call's headers) refused -32022 is asked again too", async () => {
     const { fetch, sent } = refusingFirst(1);
     const client = await pinned(fetch);
     expect(await client.callTool('weather', { region: 'eu' })).toEqual({ content: [{ type: 'text', text: 'ok' }] });

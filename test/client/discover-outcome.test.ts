@@ -175,10 +175,12 @@ describe('a refusal (a status outside 2xx)', () => {
     expect(retryVersion(undefined)).toBeUndefined();
   });
 
-  test('400 with UnsupportedProtocolVersion listing no version in common, or none: failed with the refusal', () => {
+  test('400 with UnsupportedProtocolVersion listing no version in common, or none: negotiation_failed, with the refusal\'s detail', () => {
     for (const supported of [['2027-01-01'], undefined]) {
       const outcome = refused(400, unsupported(supported));
-      expect(discoverOutcome(outcome)).toEqual({ kind: 'failed', failure: outcome.failure });
+      const found = discoverOutcome(outcome);
+      expect(found.kind === 'failed' && found.failure.code).toBe('negotiation_failed');
+      expect(found.kind === 'failed' && found.failure.detail).toEqual({ ...outcome.failure.detail, answer: outcome.answer });
     }
   });
 

@@ -184,11 +184,11 @@ describe("'auto'", () => {
     expect(settled(negotiated, session).negotiatedBy).toEqual({ by: 'initialize', refusal: 'HTTP 200, JSON-RPC -32601' });
   });
 
-  test('a probe refused with a modern error: no fallback, the refusal is the failure', async () => {
+  test('a probe refused with UnsupportedProtocolVersion listing no version in common: no fallback; negotiation_failed, the refusal in its detail', async () => {
     const error = { code: -32022, message: 'Unsupported protocol version', data: { supported: ['2027-01-01'] } };
     const { negotiated, sent } = await run('auto', { discover: (r) => json({ jsonrpc: '2.0', id: r.body?.['id'], error }, { status: 400 }) });
     const failure = failureOf(negotiated);
-    expect([failure.code, failure.detail.status]).toEqual(['http_status', 400]);
+    expect([failure.code, failure.detail.status, failure.detail.answer?.['error']]).toEqual(['negotiation_failed', 400, error]);
     expect(trail(sent)).toEqual(['POST server/discover']);
   });
 

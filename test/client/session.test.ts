@@ -73,9 +73,15 @@ describe('the table: every cell walked, every event a phase does not take refuse
     expect(stepped).toEqual([ifTrue, otherwise]);
   });
 
-  test('the refused cells are exactly these: no handshake to fail after close(), and only a DELETE on its way can end', () => {
+  test('the refused cells are exactly these: only a DELETE on its way can end', () => {
     const refused = PHASES.flatMap((phase) => EVENTS.filter((event) => SESSION_TRANSITIONS[phase][event] === undefined).map((event) => `${phase} × ${event}`));
-    expect(refused).toEqual(['none × ended', 'held × ended', 'ending × handshake-failed', 'ended × handshake-failed', 'ended × ended']);
+    expect(refused).toEqual(['none × ended', 'held × ended', 'ended × ended']);
+  });
+
+  test("a handshake that fails after close() (a renewal's) leaves the closing as it was: close() ends the session it found", () => {
+    const { state, end, closing } = sessionStep(inPhase('ending'), { type: 'handshake-failed' });
+    expect({ held: state.sessionId, phase: state.phase, end, closing }).toEqual({ held: 'a', phase: 'ending', end: [], closing: undefined });
+    expect(sessionStep(inPhase('ended'), { type: 'handshake-failed' }).state.phase).toBe('ended');
   });
 
   test('a state is plain data, never changed by a step', () => {
