@@ -4,7 +4,7 @@
  * @module
  */
 
-import { MIN_SECRET_LENGTH, quoteText, type JsonObject, type JsonRpcRequestId, type JsonValue } from '../index.js';
+import { isProtocolVersion, MIN_SECRET_LENGTH, quoteText, type JsonObject, type JsonRpcRequestId, type JsonValue } from '../index.js';
 import { UsageError } from './usage-error.js';
 
 /** `--max-bytes N`: a whole number of bytes, or `Infinity`. */
@@ -114,6 +114,6 @@ export function parseUrl(text: string | undefined, missing: string): URL {
 /** `--protocol-version V`: an MCP protocol version, which is a date (`YYYY-MM-DD`). */
 export function parseProtocolVersion(text: string | undefined): string | undefined {
   if (text === undefined) return undefined;
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) throw new UsageError(`--protocol-version must be a protocol version (YYYY-MM-DD, e.g. 2026-07-28), got ${quoteText(text)}`);
+  if (!isProtocolVersion(text)) throw new UsageError(`--protocol-version must be a protocol version (YYYY-MM-DD, e.g. 2026-07-28), got ${quoteText(text)}`);
   return text;
 }
