@@ -34,6 +34,9 @@ Usage:
       with no negotiation (its era follows from V; a 2025 server must answer initialize
       in V). --no-initialize sends the request alone (2025 era unless V, or an
       MCP-Protocol-Version --header, is modern).
+      The messages passed over before the answer go to stderr as NDJSON; when stderr is a
+      terminal, each notifications/progress (ask for them with _meta.progressToken in
+      PARAMS_JSON) is drawn instead as one bar redrawn in place: [#####-----] 3/5 message.
       --timeout is the deadline of each exchange (default 30000 ms).
       --bearer-token-env NAME sends Authorization: Bearer with the token in the environment
       variable NAME (never on the command line; never printed). --secret-header NAME marks
