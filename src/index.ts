@@ -89,6 +89,7 @@ export { AnswerTransport } from './client/answer-transport.js';
 export type { AnswerTransportOptions, AnswerTransportSendOptions, TransportMessage } from './client/answer-transport.js';
 export type { AuthProvider, UnauthorizedContext } from './client/auth-provider.js';
 export { isBearerToken } from './vocabulary/bearer-token.js';
+export { preflightedHeaders } from './client/page-cors.js';
 export type { AuthChallenge } from './vocabulary/www-authenticate.js';
 
 export { AnswerError, isAnswerError } from './vocabulary/errors.js';

@@ -117,3 +117,24 @@ export function parseProtocolVersion(text: string | undefined): string | undefin
   if (!isProtocolVersion(text)) throw new UsageError(`--protocol-version must be a protocol version (YYYY-MM-DD, e.g. 2026-07-28), got ${quoteText(text)}`);
   return text;
 }
+
+/**
+ * `--origin ORIGIN`: the origin of a page — `http` or `https`, a host, a port — as a browser
+ * sends it in `Origin`, serialized (`https://APP.example.com:443/` is `https://app.example.com`).
+ */
+export function parseOrigin(text: string | undefined): string | undefined {
+  if (text === undefined) return undefined;
+  let url: URL | undefined;
+  try {
+    url = new URL(text);
+  } catch {
+    url = undefined;
+  }
+  // Said without repeating what may be a password, as parseUrl does.
+  if (url !== undefined && (url.username !== '' || url.password !== '')) throw new UsageError('--origin must be the origin of a page, with no user or password');
+  const bare = url !== undefined && url.pathname === '/' && !/[?#]/.test(text);
+  if (url === undefined || !bare || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+    throw new UsageError(`--origin must be the origin of a page (http or https, a host, a port: e.g. https://app.example.com), got ${quoteText(text)}`);
+  }
+  return url.origin;
+}
