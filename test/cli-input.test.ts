@@ -6,17 +6,18 @@
 // cue, is injected under `open` in-process. Every unreadable input here is one no user can read,
 // root included (issue 49): the verdict never depends on who runs the suite, nor from where.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, test, vi } from 'vitest';
+import { afterAll, afterEach, describe, expect, test, vi } from 'vitest';
 import { EXIT_CODES } from '../src/cli/exit-codes.js';
 import { CLI, runCli, type CliRun } from './helpers/run-cli.js';
 
 // Several CLI processes a test, on a machine other work shares: room beyond the 5 s default.
 vi.setConfig({ testTimeout: 30_000 });
 const dir = mkdtempSync(join(tmpdir(), 'sse-answer-cli-input-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const run = (args: readonly string[]): Promise<CliRun> => runCli(args);
 
