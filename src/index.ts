@@ -65,7 +65,7 @@ export { postJsonRpc } from './client/post-json-rpc.js';
 export type { FetchFunction, PostJsonRpcOptions, PostJsonRpcResult, RedirectPolicy } from './client/post-json-rpc.js';
 
 // Request metadata headers of MCP 2026-07-28 (SEP-2243): pure functions, no exchange.
-export { eraOf, LEGACY_PROTOCOL_VERSION, MODERN_PROTOCOL_VERSION } from './client/era.js';
+export { eraOf, isProtocolVersion, LEGACY_PROTOCOL_VERSION, MODERN_PROTOCOL_VERSION } from './client/era.js';
 export type { McpEra } from './client/era.js';
 export { mcpRequestHeaders } from './client/mcp-request-headers.js';
 export type { McpRequestHeadersOptions } from './client/mcp-request-headers.js';
@@ -103,6 +103,8 @@ export type { ClientInfo } from './client/request-message.js';
 export { AnswerTransport } from './client/answer-transport.js';
 export type { AnswerTransportOptions, AnswerTransportSendOptions, TransportMessage } from './client/answer-transport.js';
 export type { AuthProvider, UnauthorizedContext } from './client/auth-provider.js';
+export { isBearerToken } from './vocabulary/bearer-token.js';
+export { preflightedHeaders } from './client/page-cors.js';
 export type { AuthChallenge } from './vocabulary/www-authenticate.js';
 
 export { AnswerError, isAnswerError } from './vocabulary/errors.js';

@@ -1,25 +1,25 @@
 // The CLI's inputs under hostile shapes (issue 16, rule 7): the sniffing of a body's format, and
 // events, hold no more than --max-bytes and a chunk, whatever the body; an input that cannot be
-// read — missing, a directory, no permission, a read error at the start or mid-way — is exit 1
-// and one line on every path (read with and without --content-type, events). The built CLI runs as a process;
-// the mid-way read error, which no real file gives on cue, is injected under `open` in-process.
+// read — missing, a directory, a path through a file, a symbolic link loop, a read error at the
+// start or mid-way — is exit 1 and one line on every path (read with and without --content-type,
+// events). The built CLI runs as a process; the mid-way read error, which no real file gives on
+// cue, is injected under `open` in-process. Every unreadable input here is one no user can read,
+// root included (issue 49): the verdict never depends on who runs the suite, nor from where.
 import { spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, test, vi } from 'vitest';
+import { afterAll, afterEach, describe, expect, test, vi } from 'vitest';
 import { EXIT_CODES } from '../src/cli/exit-codes.js';
 import { CLI, runCli, type CliRun } from './helpers/run-cli.js';
 
 // Several CLI processes a test, on a machine other work shares: room beyond the 5 s default.
 vi.setConfig({ testTimeout: 30_000 });
 const dir = mkdtempSync(join(tmpdir(), 'sse-answer-cli-input-'));
-// Traversable by anyone, so a run as another user meets the file's own permission, not the directory's.
-chmodSync(dir, 0o755);
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** Runs the CLI; `asUser` runs it as that uid and gid (only root may). */
-const run = (args: readonly string[], asUser?: number): Promise<CliRun> => runCli(args, { asUser });
+const run = (args: readonly string[]): Promise<CliRun> => runCli(args);
 
 const ANSWER = 'data: {"jsonrpc":"2.0","id":1,"result":1}\n\n';
 
@@ -41,19 +41,21 @@ describe('an input that cannot be read: exit 1, one line, on every path', () => 
   const missing = join(dir, 'missing.sse');
   const directory = join(dir, 'a-directory');
   mkdirSync(directory);
-  const locked = join(dir, 'locked.sse');
-  writeFileSync(locked, ANSWER);
-  chmodSync(locked, 0o000);
+  // A file's mode would not do: root reads any file. These refuse every user alike.
+  const file = join(dir, 'file.sse');
+  writeFileSync(file, ANSWER);
+  const throughFile = join(file, 'x');
+  const loop = join(dir, 'loop.sse');
+  symlinkSync(loop, loop);
 
   test.each(PATHS)('missing, a directory: %s', async (...command) => {
     expectCannotRead(await run([...command, missing]), missing, 'ENOENT', 'missing');
     expectCannotRead(await run([...command, directory]), directory, 'EISDIR', 'directory');
   });
 
-  test.each(PATHS)('no permission: %s', async (...command) => {
-    // Root reads any file, so as root the command runs as nobody (65534), whom the mode refuses.
-    const asUser = process.getuid?.() === 0 ? 65534 : undefined;
-    expectCannotRead(await run([...command, locked], asUser), locked, 'EACCES', 'no permission');
+  test.each(PATHS)('a path through a file, a symbolic link to itself: %s', async (...command) => {
+    expectCannotRead(await run([...command, throughFile]), throughFile, 'ENOTDIR', 'through a file');
+    expectCannotRead(await run([...command, loop]), loop, 'ELOOP', 'link loop');
   });
 
   // Linux's /proc/self/mem opens, then fails its first read at offset 0 (unmapped): a real read error.

@@ -6,7 +6,7 @@
  */
 
 import { afterEach, describe, expect, test } from 'vitest';
-import { jsonLine, neverPrint, textLine } from '../src/cli/output.js';
+import { jsonLine, neverPrint, oneLine, textLine } from '../src/cli/output.js';
 
 const PREFIX = 'sse-answer: ';
 const body = (line: string): string => line.slice(PREFIX.length, -1);
@@ -26,9 +26,27 @@ describe('textLine', () => {
     expect(/\\u[0-9a-f]{0,3}$/.test(kept)).toBe(false);
   });
 
+  test('a lone surrogate is escaped, as every quote of the library escapes it; a pair is kept', () => {
+    expect(textLine('a\ud800b\udc00c\ud83d\ude00')).toBe(`${PREFIX}a\\ud800b\\udc00c\ud83d\ude00\n`);
+  });
+
   test('cut past 2,048 characters, never inside a surrogate pair', () => {
     const kept = body(textLine(`${'x'.repeat(2047)}😀tail`)).slice(0, -1);
     expect(kept).toBe('x'.repeat(2047));
+  });
+});
+
+describe('oneLine: part of a line, at most the given characters and an ellipsis', () => {
+  test.each([1, 5, 6, 7, 10])('cut at %i, never inside an escape', (limit) => {
+    const line = oneLine('ab\x1bcdefghij', limit);
+    expect(line.endsWith('…')).toBe(true);
+    expect(line.length - 1).toBeLessThanOrEqual(limit);
+    expect('ab\\u001bcdefghij'.startsWith(line.slice(0, -1))).toBe(true);
+    expect(/\\u[0-9a-f]{0,3}$/.test(line.slice(0, -1))).toBe(false);
+  });
+
+  test('within the limit: whole, its lines joined', () => {
+    expect(oneLine('a\n b', 3)).toBe('a b');
   });
 });
 

@@ -2,7 +2,7 @@ import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
 import { Agent, request as undiciRequest } from 'undici';
 import { describe, expect, test } from 'vitest';
-import { scan, scanEnd, scanEvents, scanStart, type SseEvent } from '../src/index.js';
+import { AnswerError, DEFAULT_MAX_BYTES, isAnswerError, readAnswerBody, scan, scanEnd, scanEvents, scanStart, type SseEvent } from '../src/index.js';
 import { bytes, chunksOf, rejection, sourceBody } from './helpers/bodies.js';
 import { endlessServer } from './helpers/servers.js';
 
@@ -197,6 +197,104 @@ describe('scanEvents: faults reach the loop', () => {
     ['dispatchIncomplete that is not a boolean', () => scanEvents(sourceBody([]).body, { dispatchIncomplete: 'yes' as never })],
   ])('%s is a TypeError at the call', (_name, call) => {
     expect(call).toThrow(TypeError);
+  });
+});
+
+describe('scanEvents within maxBytes', () => {
+  const TWO = 'id: 7\nretry: 300\ndata: a\n\ndata: b\n\n';
+
+  test('a stream of exactly the cap gives every event, in any chunking', async () => {
+    for (const size of [1, 3, 1000]) {
+      expect(await collect(scanEvents(sourceBody(chunksOf(TWO, size)).body, { maxBytes: TWO.length }))).toStrictEqual(scanned(TWO));
+    }
+  });
+
+  test('one byte over: the events within the cap, then budget_exceeded with what was read; the cut event is not dispatched', async () => {
+    for (const size of [1, 3, 1000]) {
+      const source = sourceBody(chunksOf(TWO, size));
+      const seen: string[] = [];
+      const error = await rejection(
+        (async () => {
+          for await (const event of scanEvents(source.body, { maxBytes: TWO.length - 1, dispatchIncomplete: true })) seen.push(event.data);
+        })(),
+      );
+      expect(seen).toStrictEqual(['a']);
+      expect(error).toBeInstanceOf(AnswerError);
+      expect(isAnswerError(error) && error.code).toBe('budget_exceeded');
+      expect((error as AnswerError).message).toBe(`the event stream went past maxBytes (${TWO.length - 1} bytes)`);
+      expect((error as AnswerError).detail).toStrictEqual({
+        contentType: null,
+        bytesRead: TWO.length, // the chunk that crossed the cap counts whole, as readAnswer counts it
+        maxBytes: TWO.length - 1,
+        events: 1,
+        messages: 0,
+        ignored: 0,
+        lastEventId: '7',
+        retry: 300,
+      });
+      expect(source.cancelled).toBe(true);
+      expect(source.body.locked).toBe(false);
+    }
+  });
+
+  test("the same error readAnswer gives past the same cap: its code, and the bytes, events, last event id and retry it counted", async () => {
+    const fromScan = await rejection(collect(scanEvents(sourceBody([TWO]).body, { maxBytes: 20 })));
+    const fromRead = await rejection(readAnswerBody(sourceBody([TWO]).body, 'text/event-stream', { maxBytes: 20 }));
+    expect(isAnswerError(fromScan) && isAnswerError(fromRead)).toBe(true);
+    const pick = (error: AnswerError): unknown => [error.code, error.detail.bytesRead, error.detail.maxBytes, error.detail.events, error.detail.lastEventId, error.detail.retry];
+    expect(pick(fromScan as AnswerError)).toStrictEqual(pick(fromRead as AnswerError));
+    expect(Object.keys((fromScan as AnswerError).detail).sort()).toStrictEqual(Object.keys((fromRead as AnswerError).detail).sort());
+  });
+
+  test('one endless event: stopped at the cap, the source cancelled after the chunk that crossed it', async () => {
+    let pulls = 0;
+    let cancelled = false;
+    const endless = new ReadableStream<Uint8Array>(
+      {
+        pull: (controller) => {
+          pulls += 1;
+          controller.enqueue(bytes(pulls === 1 ? 'data: ' : 'x'.repeat(1024)));
+        },
+        cancel: () => {
+          cancelled = true;
+        },
+      },
+      { highWaterMark: 0 },
+    );
+    const error = await rejection(collect(scanEvents(endless, { maxBytes: 10_000 })));
+    expect(isAnswerError(error) && [error.code, error.detail.events, error.detail.bytesRead]).toStrictEqual(['budget_exceeded', 0, 6 + 10 * 1024]);
+    expect(pulls).toBe(11);
+    expect(cancelled).toBe(true);
+  });
+
+  test('maxBytes 0: an empty source ends, any byte is over', async () => {
+    expect(await collect(scanEvents(sourceBody([]).body, { maxBytes: 0 }))).toStrictEqual([]);
+    const error = await rejection(collect(scanEvents(sourceBody(['\n']).body, { maxBytes: 0 })));
+    expect(isAnswerError(error) && [error.code, error.detail.bytesRead]).toStrictEqual(['budget_exceeded', 1]);
+  });
+
+  test('no cap by default, nor with Infinity: a stream past 16 MiB is read to its end', async () => {
+    const event = `data: ${'x'.repeat(1024 * 1024)}\n\n`;
+    const chunks = Array.from({ length: 17 }, () => bytes(event));
+    expect(chunks.length * event.length).toBeGreaterThan(DEFAULT_MAX_BYTES);
+    for (const options of [undefined, { maxBytes: Infinity }]) {
+      let count = 0;
+      for await (const _ of scanEvents(generate(chunks), options)) count += 1;
+      expect(count).toBe(17);
+    }
+  });
+
+  test.each([
+    ['a string', '100', TypeError],
+    ['null', null, TypeError],
+    ['a negative number', -1, RangeError],
+    ['a fraction', 1.5, RangeError],
+    ['NaN', Number.NaN, RangeError],
+  ])('maxBytes that is %s: refused at the call, as readAnswer refuses it, nothing read', (_name, maxBytes, type) => {
+    const source = sourceBody(['data: x\n\n']);
+    expect(() => scanEvents(source.body, { maxBytes: maxBytes as never })).toThrow(type);
+    expect(() => scanEvents(source.body, { maxBytes: maxBytes as never })).toThrow(/^maxBytes must be/);
+    expect(source.pulls).toBe(0);
   });
 });
 

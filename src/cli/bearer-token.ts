@@ -6,15 +6,12 @@
  * @module
  */
 
-import { quoteText, type AuthProvider } from '../index.js';
+import { isBearerToken, quoteText, type AuthProvider } from '../index.js';
 import { checkSecretLength } from './options.js';
 import { UsageError } from './usage-error.js';
 
 /** A portable environment variable name. */
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-
-/** What a bearer token may hold: visible ASCII, no spaces (RFC 6750 `b64token` is a subset). */
-const TOKEN = /^[\x21-\x7e]+$/;
 
 /**
  * The `authProvider` for `--bearer-token-env NAME` and its token (for the output never to show
@@ -33,7 +30,7 @@ export function bearerTokenFromEnv(
   if (headers.has('authorization')) throw new UsageError('--bearer-token-env and --header Authorization: give one or the other');
   const token = env[name];
   if (token === undefined || token === '') throw new UsageError(`--bearer-token-env: the environment variable ${name} is not set, or empty`);
-  if (!TOKEN.test(token)) {
+  if (!isBearerToken(token)) {
     const hint = /^bearer\s/i.test(token) ? ': set the token alone, without "Bearer "' : ' (visible ASCII characters, no spaces)';
     throw new UsageError(`--bearer-token-env: the environment variable ${name} does not hold a bearer token${hint}`);
   }

@@ -1,14 +1,15 @@
 /**
  * `sse-answer call`: one request to a live MCP server through an `AnswerClient`, in the era it
- * negotiates (or the one pinned): the era line, the request, the answer on stdout, and a 2025
- * session ended.
+ * negotiates (or the one pinned): the era line, the request (its progress drawn as a bar when
+ * stderr is a terminal), the answer on stdout, and a 2025 session ended.
  * @module
  */
 
-import { AnswerClient, type JsonObject, type JsonValue, type NegotiatedBy } from '../index.js';
+import { AnswerClient, type JsonObject, type JsonRpcResponse, type JsonValue, type NegotiatedBy } from '../index.js';
 import type { ClientSettings } from './client-options.js';
 import { AlsoFailed } from './also-failed.js';
 import { printFailure, printJson, printNote, printPassedOver } from './output.js';
+import { progressPrinter } from './progress-bar.js';
 import { UsageError } from './usage-error.js';
 
 /** What `call` is given. */
@@ -39,7 +40,14 @@ export async function call(command: CallCommand): Promise<void> {
       throw new UsageError('PARAMS_JSON must be a JSON object in the 2026-07-28 era: the request carries its _meta there');
     }
     printNote(eraLine(client, pinned !== undefined, handshake));
-    printJson(await client.request(command.method, command.params, { onMessage: printPassedOver }));
+    const progress = progressPrinter({ isTTY: process.stderr.isTTY === true, columns: process.stderr.columns, write: (text) => process.stderr.write(text) }, printPassedOver);
+    let answer: JsonRpcResponse;
+    try {
+      answer = await client.request(command.method, command.params, { onMessage: progress.onMessage });
+    } finally {
+      progress.finish(); // the bar gone before the answer or the failure is written
+    }
+    printJson(answer);
   } catch (error) {
     failure = error;
   }

@@ -34,6 +34,9 @@ Usage:
       with no negotiation (its era follows from V; a 2025 server must answer initialize
       in V). --no-initialize sends the request alone (2025 era unless V, or an
       MCP-Protocol-Version --header, is modern).
+      The messages passed over before the answer go to stderr as NDJSON; when stderr is a
+      terminal, each notifications/progress (ask for them with _meta.progressToken in
+      PARAMS_JSON) is drawn instead as one bar redrawn in place: [#####-----] 3/5 message.
       --timeout is the deadline of each exchange (default 30000 ms).
       --bearer-token-env NAME sends Authorization: Bearer with the token in the environment
       variable NAME (never on the command line; never printed). --secret-header NAME marks
@@ -41,12 +44,20 @@ Usage:
       server (Authorization, Proxy-Authorization and Cookie always are). A secret must be
       8 characters or more: a shorter token or --secret-header value is bad usage.
   sse-answer probe URL [--header K:V]... [--timeout MS] [--max-bytes N]
-                   [--bearer-token-env NAME] [--secret-header NAME]...
+                   [--bearer-token-env NAME] [--secret-header NAME]... [--origin ORIGIN]
       One JSON object on stdout: the era call would speak and its version, the versions
       the server supports, its serverInfo and capabilities, whether it answers in JSON or
       an event stream, and in the 2025 era whether it issues sessions, primes streams for
       resumption and accepts DELETE ("modern" and "legacy" say what each era answered).
       It asks server/discover, then initialize in each 2025 version, ending every session.
+      --origin ORIGIN adds "cors": what a page at ORIGIN would meet. In each era, the
+      requests a page's client sends, with Origin: ORIGIN, then the preflight (OPTIONS) of
+      each request it sends or would send (a tools/call of each tool, with its Mcp-Name and
+      Mcp-Param-*; prompts/get, resources/read; a 2025 resumption). Each finding names the
+      requests and the header to fix: origin_not_allowed, preflight_refused,
+      method_not_allowed (DELETE), header_not_allowed (Content-Type, the Mcp-* headers,
+      Last-Event-ID, Authorization with a token), header_not_exposed (Mcp-Session-Id,
+      WWW-Authenticate), request_failed. No finding: a page can use the server.
   sse-answer --help | --version
 
 Exit codes:

@@ -15,7 +15,7 @@ import { events } from './events.js';
 import { exitCodeOf, EXIT_FAILED, EXIT_USAGE } from './exit-codes.js';
 import { helpText } from './help.js';
 import { inputFailure } from './input-failed.js';
-import { parseMaxBytes, parseParams, parseProtocolVersion, parseRequestId, parseUrl } from './options.js';
+import { parseMaxBytes, parseOrigin, parseParams, parseProtocolVersion, parseRequestId, parseUrl } from './options.js';
 import { printFailure, printJson } from './output.js';
 import { probe } from './probe.js';
 import { read } from './read.js';
@@ -105,9 +105,10 @@ async function run(argv: readonly string[]): Promise<void> {
       return;
     }
     case 'probe': {
-      const { values, positionals } = parse(rest, EXCHANGE_OPTIONS);
+      const { values, positionals } = parse(rest, { ...EXCHANGE_OPTIONS, origin: { type: 'string' } });
       if (positionals.length > 1) throw new UsageError(`probe takes one URL, got an extra ${quoteText(positionals[1]!)}`);
-      await probe(clientSettings(values, parseUrl(positionals[0], 'probe needs a URL'), version()));
+      const origin = parseOrigin(values['origin'] as string | undefined);
+      await probe(clientSettings(values, parseUrl(positionals[0], 'probe needs a URL'), version()), origin);
       return;
     }
     case undefined:

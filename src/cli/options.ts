@@ -4,7 +4,7 @@
  * @module
  */
 
-import { MIN_SECRET_LENGTH, quoteText, type JsonObject, type JsonRpcRequestId, type JsonValue } from '../index.js';
+import { isProtocolVersion, MIN_SECRET_LENGTH, quoteText, type JsonObject, type JsonRpcRequestId, type JsonValue } from '../index.js';
 import { UsageError } from './usage-error.js';
 
 /** `--max-bytes N`: a whole number of bytes, or `Infinity`. */
@@ -114,6 +114,27 @@ export function parseUrl(text: string | undefined, missing: string): URL {
 /** `--protocol-version V`: an MCP protocol version, which is a date (`YYYY-MM-DD`). */
 export function parseProtocolVersion(text: string | undefined): string | undefined {
   if (text === undefined) return undefined;
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) throw new UsageError(`--protocol-version must be a protocol version (YYYY-MM-DD, e.g. 2026-07-28), got ${quoteText(text)}`);
+  if (!isProtocolVersion(text)) throw new UsageError(`--protocol-version must be a protocol version (YYYY-MM-DD, e.g. 2026-07-28), got ${quoteText(text)}`);
   return text;
+}
+
+/**
+ * `--origin ORIGIN`: the origin of a page — `http` or `https`, a host, a port — as a browser
+ * sends it in `Origin`, serialized (`https://APP.example.com:443/` is `https://app.example.com`).
+ */
+export function parseOrigin(text: string | undefined): string | undefined {
+  if (text === undefined) return undefined;
+  let url: URL | undefined;
+  try {
+    url = new URL(text);
+  } catch {
+    url = undefined;
+  }
+  // Said without repeating what may be a password, as parseUrl does.
+  if (url !== undefined && (url.username !== '' || url.password !== '')) throw new UsageError('--origin must be the origin of a page, with no user or password');
+  const bare = url !== undefined && url.pathname === '/' && !/[?#]/.test(text);
+  if (url === undefined || !bare || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+    throw new UsageError(`--origin must be the origin of a page (http or https, a host, a port: e.g. https://app.example.com), got ${quoteText(text)}`);
+  }
+  return url.origin;
 }

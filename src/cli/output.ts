@@ -11,14 +11,39 @@ import { Secrets, type JsonRpcMessage } from '../index.js';
 /** The longest line of text the CLI writes on stderr (a failure or a note); past it, an ellipsis. */
 const MAX_LINE = 2048;
 
-/**
- * Characters JSON leaves raw that a terminal acts on or that reorder a line: DEL, C1 controls,
- * bidirectional controls, line and paragraph separators. (JSON escapes C0 itself.)
- */
-const UNSAFE_IN_JSON = /[\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]/g;
+// TO COME FROM THE PUBLIC ENTRY (issue 50): `escapeUnsafe` and `escapedPrefix` below restate
+// describe-value.ts's rule (its UNSAFE characters, its `\uXXXX` escape, its surrogate-safe cut),
+// which exports neither an unbounded escape nor a cut of escaped text yet. Same names, same
+// signatures: once the library exports them, these give way to an import from '../index.js'.
 
-/** Every character a line of text may not carry raw: the above, and C0 controls. */
-const UNSAFE_IN_TEXT = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]/g;
+/**
+ * What a text shown raw must not carry: C0 and C1 controls, DEL, the bidirectional controls, the
+ * line and paragraph separators and lone surrogates (describe-value.ts's `UNSAFE`).
+ */
+const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/** `text` with every unsafe character written `\uXXXX`, nothing else changed: JSON text stays the same JSON. */
+function escapeUnsafe(text: string): string {
+  return text.replace(UNSAFE, unicodeEscape);
+}
+
+/**
+ * `text` escaped as {@link escapeUnsafe}, in at most `limit` characters and an ellipsis when cut:
+ * never inside a `\uXXXX` escape, nor between the halves of a surrogate pair.
+ */
+function escapedPrefix(text: string, limit: number): string {
+  const escaped = escapeUnsafe(text);
+  if (escaped.length <= limit) return escaped;
+  let end = limit;
+  const partial = /\\u[0-9a-f]{0,3}$/.exec(escaped.slice(Math.max(0, end - 5), end));
+  if (partial !== null) end -= partial[0].length;
+  if ((escaped.charCodeAt(end - 1) & 0xfc00) === 0xd800) end -= 1;
+  return `${escaped.slice(0, end)}…`;
+}
+
+function unicodeEscape(char: string): string {
+  return `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`;
+}
 
 /** The secrets no output may show, redacted by the library's one rule (as sent, JSON-escaped, percent-encoded). */
 let secrets = new Secrets();
@@ -37,7 +62,7 @@ export function neverPrint(headers: Headers, secretHeaders: readonly string[], t
 export function jsonLine(value: unknown): string {
   // Wrapped, so that the value's own keys are below the top, where keys are redacted too.
   const text = JSON.stringify(secrets.redactValue([value])[0]);
-  return `${(text ?? 'null').replace(UNSAFE_IN_JSON, unicodeEscape)}\n`;
+  return `${escapeUnsafe(text ?? 'null')}\n`;
 }
 
 /** Writes one value as a JSON line on stdout. */
@@ -52,18 +77,17 @@ export function printPassedOver(message: JsonRpcMessage): void {
 
 /** `text` as one line for stderr: its lines joined by a space, unsafe characters escaped, secrets redacted, bounded. */
 export function textLine(text: string): string {
-  // Split and trimmed, not a whitespace regex: a run of blanks with no line break after it must not cost a scan a position.
-  const joined = secrets.redact(text).split('\n').map((line) => line.trim()).join(' ');
-  const escaped = joined.replace(UNSAFE_IN_TEXT, unicodeEscape);
-  return `sse-answer: ${escaped.length > MAX_LINE ? `${escaped.slice(0, lineCut(escaped))}…` : escaped}\n`;
+  return `sse-answer: ${oneLine(text, MAX_LINE)}\n`;
 }
 
-/** Where a line longer than MAX_LINE is cut: never inside a `\uXXXX` escape, nor a surrogate pair. */
-function lineCut(escaped: string): number {
-  let end = MAX_LINE;
-  const partial = /\\u[0-9a-f]{0,3}$/.exec(escaped.slice(end - 5, end));
-  if (partial !== null) end -= partial[0].length;
-  return (escaped.charCodeAt(end - 1) & 0xfc00) === 0xd800 ? end - 1 : end;
+/**
+ * `text` as part of one line of at most `limit` characters (and an ellipsis when cut): its
+ * lines joined by a space, its secrets redacted, its unsafe characters escaped.
+ */
+export function oneLine(text: string, limit: number): string {
+  // Split and trimmed, not a whitespace regex: a run of blanks with no line break after it must not cost a scan a position.
+  const joined = secrets.redact(text).split('\n').map((line) => line.trim()).join(' ');
+  return escapedPrefix(joined, limit);
 }
 
 /** Writes one `sse-answer: …` line on stderr: a failure. */
@@ -74,8 +98,4 @@ export function printFailure(text: string): void {
 /** Writes one `sse-answer: …` line on stderr that says what the command settled (not a failure). */
 export function printNote(text: string): void {
   process.stderr.write(textLine(text));
-}
-
-function unicodeEscape(char: string): string {
-  return `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`;
 }

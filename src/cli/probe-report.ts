@@ -4,7 +4,7 @@
  * @module
  */
 
-import type { HandshakeAnswer, JsonValue, McpEra } from '../index.js';
+import { isAnswerError, type HandshakeAnswer, type JsonValue, type McpEra } from '../index.js';
 
 /** How a server answers: `json` or `event-stream`, the two MCP allows. */
 export type AnswerFormat = 'json' | 'event-stream' | null;
@@ -37,6 +37,41 @@ export interface LegacyFindings {
   readonly acceptsDelete: boolean | null;
 }
 
+/** What a page at another origin would meet, one thing a finding. */
+export type CorsFindingKind =
+  | 'origin_not_allowed'
+  | 'preflight_refused'
+  | 'method_not_allowed'
+  | 'header_not_allowed'
+  | 'header_not_exposed'
+  | 'request_failed';
+
+/** One thing the server's CORS refuses or hides from a page at the origin, in one era. */
+export interface CorsFinding {
+  readonly era: McpEra;
+  readonly kind: CorsFindingKind;
+  /** The method or header at stake (`DELETE`, `Mcp-Method`, `Mcp-Session-Id`), for the kinds about one. */
+  readonly name?: string;
+  /** For `preflight_refused`: the status the preflight was answered with. */
+  readonly status?: number;
+  /** The requests it concerns, as a page's client sends them: `POST server/discover`, `DELETE (ends the session)`. */
+  readonly requests: readonly string[];
+  /** What the server must answer instead: `Access-Control-Allow-Headers: Mcp-Method` (all kinds but `request_failed`). */
+  readonly fix?: string;
+  /** For `request_failed`: how the request failed, as the page's client would have failed. */
+  readonly error?: string;
+}
+
+/** The `cors` section of the report, with `--origin`. */
+export interface CorsReport {
+  /** The page's origin the server was asked about. */
+  readonly origin: string;
+  /** The eras whose requests were checked: those the server speaks. */
+  readonly eras: readonly McpEra[];
+  /** Empty for a server a page at the origin can use in every era it speaks. */
+  readonly findings: readonly CorsFinding[];
+}
+
 /** The probe's report: the era `call` would speak, with that era's findings on top. */
 export interface ProbeReport {
   readonly url: string;
@@ -48,9 +83,17 @@ export interface ProbeReport {
   readonly answers: AnswerFormat;
   readonly modern: EraReport<ModernFindings>;
   readonly legacy: EraReport<LegacyFindings>;
+  /** With `--origin`: what a page at that origin would meet. */
+  readonly cors?: CorsReport;
 }
 
 /** How the server answered a handshake: `null` where there was none. */
 export function answerFormat(handshake: HandshakeAnswer | undefined): AnswerFormat {
   return handshake?.format ?? null;
+}
+
+/** A failure as the report says it: an `AnswerError` by its code and message, anything else by its message. */
+export function describeFailure(error: unknown): string {
+  if (isAnswerError(error)) return `${error.code}: ${error.message}`;
+  return error instanceof Error ? error.message : String(error);
 }

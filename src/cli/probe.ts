@@ -7,15 +7,20 @@
  * @module
  */
 
-import { AnswerClient, isAnswerError, type McpEra } from '../index.js';
+import { AnswerClient, type McpEra } from '../index.js';
 import type { ClientSettings } from './client-options.js';
+import { corsReport } from './cors-findings.js';
 import { legacyFindings } from './legacy-findings.js';
 import { printJson } from './output.js';
-import { answerFormat, type EraReport, type LegacyFindings, type ModernFindings, type ProbeReport } from './probe-report.js';
+import { answerFormat, describeFailure, type EraReport, type LegacyFindings, type ModernFindings, type ProbeReport } from './probe-report.js';
 
-/** Probes the server and prints the report; leaves no session open. */
-export async function probe(settings: ClientSettings): Promise<void> {
-  printJson(await probeReport(settings));
+/**
+ * Probes the server and prints the report; leaves no session open. With `origin`, the report has
+ * a `cors` section: what a page at that origin would meet in each era the server speaks.
+ */
+export async function probe(settings: ClientSettings, origin?: string): Promise<void> {
+  const report = await probeReport(settings);
+  printJson(origin === undefined ? report : { ...report, cors: await corsReport(settings, origin, report) });
 }
 
 /**
@@ -41,7 +46,7 @@ export async function probeReport(settings: ClientSettings): Promise<ProbeReport
   await client.close();
   const legacy = await AnswerClient.connect(settings.url, { ...settings.options, versionNegotiation: 'legacy' }).then(
     (handshake) => legacyFindings(settings, handshake),
-    (error: unknown): EraReport<LegacyFindings> => ({ supported: false, refusal: describe(error) }),
+    (error: unknown): EraReport<LegacyFindings> => ({ supported: false, refusal: describeFailure(error) }),
   );
   // (A failure after that handshake — of its DELETE, of another version asked for — is a finding of legacyFindings'.)
   const versions = [...modern.supportedVersions, ...(legacy.supported ? legacy.supportedVersions : [])];
@@ -65,9 +70,4 @@ function summary(
     capabilities: findings.capabilities,
     answers: findings.answers,
   };
-}
-
-function describe(error: unknown): string {
-  if (isAnswerError(error)) return `${error.code}: ${error.message}`;
-  return error instanceof Error ? error.message : String(error);
 }

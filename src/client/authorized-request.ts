@@ -6,6 +6,7 @@
  * @module
  */
 
+import { isBearerToken } from '../vocabulary/bearer-token.js';
 import { describeValue } from '../vocabulary/describe-value.js';
 import { describedText, said, stopped, withCause, type Failure } from '../vocabulary/failure.js';
 import type { Secrets } from '../vocabulary/secrets.js';
@@ -18,9 +19,6 @@ export interface AuthorizedRoute extends RequestRoute {
   readonly authProvider: AuthProvider | undefined;
   readonly secrets: Secrets;
 }
-
-/** Visible ASCII: what a bearer token may hold (RFC 6750 `b64token` is a subset), so no header refuses it. */
-const TOKEN_CHARS = /^[\x21-\x7e]+$/;
 
 /**
  * Sends `request` as `sendRequest` does, with `Authorization: Bearer <token>` when there is an
@@ -61,7 +59,7 @@ async function bearerToken(authProvider: AuthProvider, method: string, route: Au
   }
   if (token === undefined || token === '') return undefined;
   // Checked here so that a bad token is never quoted: a header that refuses it names it.
-  if (typeof token !== 'string' || !TOKEN_CHARS.test(token)) {
+  if (!isBearerToken(token)) {
     const got = typeof token === 'string' ? `${token.length} characters a header cannot carry` : describeValue(token);
     return notSent(method, said`authProvider.token() must resolve with a bearer token (visible ASCII) or undefined, got ${got}`, route, undefined);
   }

@@ -21,15 +21,13 @@ export interface CliRunOptions {
   readonly stdin?: string | undefined;
   /** Variables added to the environment. */
   readonly env?: Readonly<Record<string, string>> | undefined;
-  /** Run as this uid and gid (only root may). */
-  readonly asUser?: number | undefined;
   /** Close the reading end of its stderr at once, so that every write there fails (EPIPE). */
   readonly closedStderr?: boolean | undefined;
 }
 
 /** Runs the CLI with `args`; resolves with its exit code and output (a kill is code -1). */
 export function runCli(args: readonly string[], options: CliRunOptions = {}): Promise<CliRun> {
-  const { stdin, env, asUser, closedStderr } = options;
+  const { stdin, env, closedStderr } = options;
   return new Promise((resolve) => {
     const child = execFile(
       process.execPath,
@@ -38,7 +36,6 @@ export function runCli(args: readonly string[], options: CliRunOptions = {}): Pr
         encoding: 'utf8',
         timeout: 20_000,
         ...(env === undefined ? {} : { env: { ...process.env, ...env } }),
-        ...(asUser === undefined ? {} : { uid: asUser, gid: asUser }),
       },
       (error, stdout, stderr) => {
         const code = error === null ? 0 : typeof error.code === 'number' ? error.code : -1;
