@@ -245,13 +245,14 @@ describe('the 2026-07-28 era through the CLI', () => {
     expect(ownLines(stderr)[0]).toContain('re-issue');
   });
 
-  test.each(modernNames)('%s: a pinned version it does not speak is refused with UnsupportedProtocolVersion, exit 9, its error on stdout', async (name) => {
+  test.each(modernNames)('%s: a pinned version it does not speak is refused with UnsupportedProtocolVersion listing 2026-07-28: asked again in it (SEP-2575), and said so', async (name) => {
     const { code, stdout, stderr, seen } = await against(subject(name), (url) => ['call', url, 'tools/list', '--protocol-version', '2099-01-01']);
-    expect(code).toBe(EXIT_CODES.http_status);
-    expect(JSON.parse(stdout)).toMatchObject({ error: { code: -32022, data: { supported: ['2026-07-28'] } } });
+    expect(code, stderr).toBe(0);
+    expect(JSON.parse(stdout)).toMatchObject({ result: { tools: expect.any(Array) } });
     expect(eraLine(stderr)).toBe('sse-answer: era modern (2099-01-01): pinned by --protocol-version');
-    expect(ownLines(stderr)).toHaveLength(1);
-    expect(seen.map(describeRequest)).toEqual(['POST tools/list']);
+    expect(ownLines(stderr)).toEqual(['sse-answer: era modern (2026-07-28): the server refused 2099-01-01 and listed this one, so the request was sent again in it']);
+    expect(seen.map(describeRequest)).toEqual(['POST tools/list', 'POST tools/list']);
+    expect(seen.map((request) => request.headers['mcp-protocol-version'])).toEqual(['2099-01-01', '2026-07-28']);
   });
 
   test('a 2026-only server refuses a pinned 2025 version: exit 9, no fallback', async () => {
@@ -366,7 +367,7 @@ describe('which refusal of server/discover falls back to initialize', () => {
   test.each([
     ['HeaderMismatch (-32020)', 400, rpcError(-32020), EXIT_CODES.http_status],
     ['MissingRequiredClientCapability (-32021)', 400, rpcError(-32021), EXIT_CODES.http_status],
-    ['UnsupportedProtocolVersion listing only other modern versions', 400, rpcError(-32022, { supported: ['2027-01-01'] }), EXIT_CODES.http_status],
+    ['UnsupportedProtocolVersion listing only other modern versions: no version in common', 400, rpcError(-32022, { supported: ['2027-01-01'] }), 1],
     ['HeaderMismatch in a 200 answer', 200, rpcError(-32020), 1],
     ['a DiscoverResult without a version in common', 200, JSON.stringify({ jsonrpc: '2.0', id: 0, result: { supportedVersions: ['2027-01-01'], capabilities: {} } }), 1],
     ['401: authorization would refuse initialize too', 401, '', EXIT_CODES.http_status],

@@ -45,7 +45,7 @@ describe('sse-answer --help', () => {
     expect(code).toBe(0);
     const codes = Object.entries(EXIT_CODES);
     expect(codes.map(([name]) => name).sort()).toEqual(
-      ['aborted', 'budget_exceeded', 'connect_failed', 'http_status', 'malformed_answer', 'stream_failed', 'timeout', 'unsupported_content_type', 'unsupported_request'],
+      ['aborted', 'budget_exceeded', 'connect_failed', 'http_status', 'malformed_answer', 'session_expired', 'stream_failed', 'timeout', 'unsupported_content_type', 'unsupported_request'],
     );
     expect(new Set(codes.map(([, exit]) => exit)).size).toBe(codes.length);
     for (const [name, exit] of codes) {

@@ -40,6 +40,7 @@ export async function call(command: CallCommand): Promise<void> {
       throw new UsageError('PARAMS_JSON must be a JSON object in the 2026-07-28 era: the request carries its _meta there');
     }
     printNote(eraLine(client, pinned !== undefined, handshake));
+    const spoken = client.protocolVersion;
     const progress = progressPrinter({ isTTY: process.stderr.isTTY === true, columns: process.stderr.columns, write: (text) => process.stderr.write(text) }, printPassedOver);
     let answer: JsonRpcResponse;
     try {
@@ -47,6 +48,8 @@ export async function call(command: CallCommand): Promise<void> {
     } finally {
       progress.finish(); // the bar gone before the answer or the failure is written
     }
+    // The server refused the version and listed one the client speaks: the request went again in it.
+    if (client.protocolVersion !== spoken) printNote(`era ${client.era} (${client.protocolVersion ?? 'no protocol version'}): the server refused ${spoken ?? 'the version'} and listed this one, so the request was sent again in it`);
     printJson(answer);
   } catch (error) {
     failure = error;
