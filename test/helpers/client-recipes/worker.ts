@@ -26,11 +26,10 @@ export default {
         authProvider: { token: async () => env.MCP_TOKEN },
         timeoutMs: 20_000, // each exchange's deadline: the handshake, the call, the DELETE
       });
-      const answer = await client.request('tools/call', { name: 'echo', arguments: { text } });
-      if ('error' in answer) return Response.json({ error: answer.error }, { status: 502 });
-      return Response.json({ era: client.era, protocolVersion: client.protocolVersion, result: answer.result });
+      const result = await client.callTool('echo', { text });
+      return Response.json({ era: client.era, protocolVersion: client.protocolVersion, result });
     } catch (error) {
-      // Switch on error.code: http_status, timeout, negotiation_failed, …
+      // Switch on error.code: rpc_error, http_status, timeout, negotiation_failed, …
       if (isAnswerError(error)) return Response.json({ code: error.code, message: error.message }, { status: 502 });
       throw error;
     } finally {
