@@ -195,19 +195,22 @@ async function measureEra(want, server, base, connect, settings, slowdown, figur
   for (const id of callSides) Object.assign(sides[id], { callsPerSecond: (1000 * c.blockCalls) / median(calls[id].times), cpuPerCall: median(calls[id].cpu) });
   for (const id of connectSides) Object.assign(sides[id], { connectsPerSecond: 1000 / median(connects[id]) });
   for (const id of memorySides) Object.assign(sides[id], { heap: median(memory[id].map((m) => m.heap)), rss: median(memory[id].map((m) => m.rss)), memory: memory[id] });
-  // A speed figure's samples are its turns: b's time over a's in the same turn.
+  // A speed figure's samples are its turns, b's time over a's in the same turn (`size` a round);
+  // a memory figure's, its processes.
   const ratios = {
-    calls: (of, to) => calls[to].times.map((t, i) => t / calls[of].times[i]),
-    connect: (of, to) => connects[to].map((t, i) => t / connects[of][i]),
-    memory: (of, to) => memory[of].map((m, i) => m.heap / memory[to][i].heap),
+    calls: (of, to) => ({ samples: calls[to].times.map((t, i) => t / calls[of].times[i]), size: c.turns }),
+    connect: (of, to) => ({ samples: connects[to].map((t, i) => t / connects[of][i]), size: c.connects }),
+    memory: (of, to) => ({ samples: memory[of].map((m, i) => m.heap / memory[to][i].heap), size: 1 }),
   };
   const made = [];
   for (const [measure, among] of Object.entries(want.measures)) {
     for (const [of, to] of PAIRS.filter(([of, to]) => among.includes(of) && among.includes(to))) {
       const id = figureId(measure, server.id, era.id, of, to);
       if (!figures.includes(id)) continue;
-      const rounds = ratios[measure](of, to);
-      made.push({ id, label: `${era.version}, ${WHAT[measure]}: ${sides[of].label} ÷ ${sides[to].label}`, value: median(rounds), rounds, ...(measure === 'memory' ? { lowerIsBetter: true } : {}) });
+      const { samples, size } = ratios[measure](of, to);
+      // The figure is the median over every turn; the file keeps each round's median, not every turn.
+      const rounds = Array.from({ length: samples.length / size }, (_, i) => median(samples.slice(i * size, (i + 1) * size)));
+      made.push({ id, label: `${era.version}, ${WHAT[measure]}: ${sides[of].label} ÷ ${sides[to].label}`, value: median(samples), rounds, ...(size > 1 ? { turns: samples.length } : {}), ...(measure === 'memory' ? { lowerIsBetter: true } : {}) });
     }
   }
   return { era: { version: era.version, sides, ...(nodeAlone.length > 0 ? { nodeRss: median(nodeAlone) } : {}) }, figures: made };

@@ -28,7 +28,7 @@ function clients(rounds, warmRounds, turns, blockCalls, connects, memoryProcesse
  * (gate.mjs). BENCH_ROUNDS and BENCH_SECONDS override the Node suite's and the records' figures.
  */
 const MODES = {
-  full: { rounds: 6, seconds: 0.5, cycle: 0.05, samples: 5, slowRead: 1.5, memoryRounds: 3, growthReads: 7, calls: 200, e2eRounds: 6, e2eLargeCalls: 5, ...portable(4, 0.1, 4, 0.25), ...clients(6, 5, 40, 5, 20, 3, 200), capSeconds: 600 },
+  full: { rounds: 6, seconds: 0.5, cycle: 0.05, samples: 5, slowRead: 1.5, memoryRounds: 3, growthReads: 7, calls: 200, e2eRounds: 6, e2eLargeCalls: 5, ...portable(4, 0.1, 4, 0.25), ...clients(6, 3, 40, 5, 20, 2, 200), capSeconds: 600 },
   check: { rounds: 4, seconds: 0.1, cycle: 0.03, samples: 3, slowRead: 1.5, memoryRounds: 1, growthReads: 3, calls: 100, e2eRounds: 6, e2eLargeCalls: 5, ...portable(4, 0.1, 4, 0.1), ...clients(5, 3, 40, 5, 10, 1, 200), capSeconds: 390 },
   smoke: { rounds: 1, seconds: 0.005, cycle: 0.002, samples: 1, slowRead: 0.2, memoryRounds: 1, growthReads: 1, calls: 20, e2eRounds: 1, e2eLargeCalls: 1, ...portable(1, 0.005, 1, 0.005), ...clients(1, 0, 1, 5, 1, 1, 5, false), capSeconds: 60 },
 };
