@@ -3,7 +3,7 @@
 // JSON line: the process's peak resident set (`maxRSS`, what the machine must give it, Node's
 // own included) and the heap the connected client keeps after a collection, its modules
 // included, over the heap before anything was imported. Side `none` imports nothing and makes
-// no call: Node's own figures, which the page subtracts.
+// no call: Node's own figures, which the page shows beside the clients'.
 //   node --expose-gc bench/clients-memory.mjs SIDE URL ERA CALLS
 import { ERAS, sideNamed, textOf } from './clients-sides.mjs';
 

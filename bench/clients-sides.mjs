@@ -61,7 +61,7 @@ export const SIDES = [
   },
   {
     id: 'aiSdk',
-    label: "AI SDK createMCPClient 2.0.99 over its own HTTP transport",
+    label: 'AI SDK createMCPClient 2.0.99 over its own HTTP transport',
     async load() {
       const { createMCPClient } = await import('@ai-sdk/mcp');
       return aiSdkClient(createMCPClient, (url) => ({ type: 'http', url }));
