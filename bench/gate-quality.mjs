@@ -6,8 +6,10 @@
 // two instead of the whole gate's time, and a passing one is the whole gate.
 //   node bench/gate-quality.mjs --runs 10                  unchanged code
 //   node bench/gate-quality.mjs --runs 10 --handicap 0.1   the scanner slowed by 10%
-// Writes bench/results/gate-quality-<date>-<unchanged|handicap-F>.json: each run's verdict,
-// seconds, missed figures and close calls (kept, the median past the bound), with the machine.
+//   node bench/gate-quality.mjs --runs 10 --handicap-client 0.1   AnswerClient slowed by 10%
+// Writes bench/results/gate-quality-<date>-<label>.json (label: unchanged, handicap-F or
+// handicap-client-F): each run's verdict, seconds, missed figures and close calls (kept, the
+// median past the bound), with the machine.
 // Run `npm run build` first (the npm script does), on a quiet machine: nothing else should run
 // meanwhile.
 import { spawnSync } from 'node:child_process';
@@ -21,7 +23,9 @@ const args = process.argv.slice(2);
 const option = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
 const runs = Number(option('--runs', 10));
 const handicap = option('--handicap');
-const label = handicap === undefined ? 'unchanged' : `handicap-${handicap}`;
+const handicapClient = option('--handicap-client');
+const label = [handicap === undefined ? '' : `handicap-${handicap}`, handicapClient === undefined ? '' : `handicap-client-${handicapClient}`].filter(Boolean).join('-') || 'unchanged';
+const slowed = [...(handicap === undefined ? [] : ['--handicap', handicap]), ...(handicapClient === undefined ? [] : ['--handicap-client', handicapClient])];
 
 const dir = mkdtempSync(join(tmpdir(), 'sse-answer-gate-quality-'));
 const results = [];
@@ -29,7 +33,7 @@ try {
   for (let run = 1; run <= runs; run++) {
     const record = join(dir, `run-${run}.json`);
     const started = performance.now();
-    const gate = spawnSync(process.execPath, [here('./run.mjs'), '--check', '--fail-fast', '--record', record, ...(handicap === undefined ? [] : ['--handicap', handicap])], {
+    const gate = spawnSync(process.execPath, [here('./run.mjs'), '--check', '--fail-fast', '--record', record, ...slowed], {
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'inherit'],
       maxBuffer: 1 << 26,
@@ -57,6 +61,6 @@ const date = new Date().toISOString();
 const git = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' });
 mkdirSync(here('./results'), { recursive: true });
 const file = here(`./results/gate-quality-${date.slice(0, 10)}-${label}.json`);
-const summary = { date, handicap: handicap === undefined ? null : Number(handicap), runs, passed, longestSeconds: longest, machine: { cpu: cpus()[0]?.model.trim(), cores: cpus().length, commit: git.stdout.trim() }, results };
+const summary = { date, handicap: handicap === undefined ? null : Number(handicap), ...(handicapClient === undefined ? {} : { handicapClient: Number(handicapClient) }), runs, passed, longestSeconds: longest, machine: { cpu: cpus()[0]?.model.trim(), cores: cpus().length, commit: git.stdout.trim() }, results };
 writeFileSync(file, `${JSON.stringify(summary, null, 1)}\n`);
 console.log(`results: ${file}`);

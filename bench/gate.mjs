@@ -16,8 +16,9 @@ const here = (file) => fileURLToPath(new URL(file, import.meta.url));
 /**
  * One process of `runtime` measuring `figures` (their names, without the runtime) of `source`:
  * resolves with `{ version, values: { name: value } }`. `settings`: the pass's `gateRounds` and
- * `gateSeconds`, and `handicap` (the portable figures only). The Node suite measures them with
- * the gate's settings in every pass, so that the full pass shows what the gate judges.
+ * `gateSeconds`, `handicap` (the portable figures only) and `handicapClient` (the client figures
+ * only). The Node suite measures them with the gate's settings in every pass, so that the full
+ * pass shows what the gate judges.
  */
 async function measureOnce(runtime, source, figures, settings) {
   const r = runtimeNamed(runtime);
@@ -25,7 +26,7 @@ async function measureOnce(runtime, source, figures, settings) {
     const out = await r.measure('portable-core.mjs', { rounds: settings.gateRounds, seconds: settings.gateSeconds, figures, handicap: settings.handicap });
     return { version: out.runtime, values: Object.fromEntries(out.figures.map((f) => [f.id, f.value])) };
   }
-  const child = spawnSync(r.binary(), [here('./node-suite.mjs'), JSON.stringify({ mode: 'check', figures })], { encoding: 'utf8', maxBuffer: 1 << 26, timeout: 600_000 });
+  const child = spawnSync(r.binary(), [here('./node-suite.mjs'), JSON.stringify({ mode: 'check', figures, handicapClient: settings.handicapClient })], { encoding: 'utf8', maxBuffer: 1 << 26, timeout: 600_000 });
   if (child.status !== 0) throw new Error(child.stderr.trim().split('\n').slice(-3).join(' | ') || `exited ${child.status ?? child.signal}`);
   const out = JSON.parse(child.stdout.trim().split('\n').at(-1));
   const failed = out.records.filter((record) => record.error);
@@ -36,7 +37,7 @@ async function measureOnce(runtime, source, figures, settings) {
 /**
  * Measures and decides `figures` (promises.mjs's `promisedFigures`). Resolves with each, in order,
  * as `{ ...figure, samples, value, met, how, note? }`, and the version of each runtime measured.
- * `settings`: `gateRounds`, `gateSeconds`, `handicap`, `capSeconds` (no process starts after it),
+ * `settings`: `gateRounds`, `gateSeconds`, `handicap`, `handicapClient`, `capSeconds` (no process starts after it),
  * `failFast` (no process starts once a judged figure is decided missed; the figures still open then
  * are left undecided, `met` undefined), `log` (told of each process).
  */

@@ -10,6 +10,16 @@ function portable(gateRounds, gateSeconds, recordRounds, recordSeconds) {
 }
 
 /**
+ * The client benchmark's settings (clients.bench.mjs): `rounds` timed after `warmRounds` untimed,
+ * each `turns` turns of `blockCalls` calls a side and `connects` connects a side; a fresh process
+ * a side for memory, `memoryProcesses` of them, each making `memoryCalls` calls, for every server
+ * and era or (`memoryEverywhere` false) the first only.
+ */
+function clients(rounds, warmRounds, turns, blockCalls, connects, memoryProcesses, memoryCalls, memoryEverywhere = true) {
+  return { clients: { rounds, warmRounds, turns, blockCalls, connects, memoryProcesses, memoryCalls, memoryEverywhere } };
+}
+
+/**
  * The three passes. full: `npm run bench`; check: the release gate (`npm run bench:check`);
  * smoke: every case once, briefly, so that none can rot (CI). `seconds` bounds each side's time
  * in a round of the Node suite's cases (benny); a process measuring promised figures runs
@@ -18,9 +28,9 @@ function portable(gateRounds, gateSeconds, recordRounds, recordSeconds) {
  * (gate.mjs). BENCH_ROUNDS and BENCH_SECONDS override the Node suite's and the records' figures.
  */
 const MODES = {
-  full: { rounds: 6, seconds: 0.5, cycle: 0.05, samples: 5, slowRead: 1.5, memoryRounds: 3, growthReads: 7, calls: 200, e2eRounds: 6, e2eLargeCalls: 5, ...portable(4, 0.1, 4, 0.25), capSeconds: 600 },
-  check: { rounds: 4, seconds: 0.1, cycle: 0.03, samples: 3, slowRead: 1.5, memoryRounds: 1, growthReads: 3, calls: 100, e2eRounds: 6, e2eLargeCalls: 5, ...portable(4, 0.1, 4, 0.1), capSeconds: 390 },
-  smoke: { rounds: 1, seconds: 0.005, cycle: 0.002, samples: 1, slowRead: 0.2, memoryRounds: 1, growthReads: 1, calls: 20, e2eRounds: 1, e2eLargeCalls: 1, ...portable(1, 0.005, 1, 0.005), capSeconds: 60 },
+  full: { rounds: 6, seconds: 0.5, cycle: 0.05, samples: 5, slowRead: 1.5, memoryRounds: 3, growthReads: 7, calls: 200, e2eRounds: 6, e2eLargeCalls: 5, ...portable(4, 0.1, 4, 0.25), ...clients(6, 3, 40, 5, 20, 2, 200), capSeconds: 600 },
+  check: { rounds: 4, seconds: 0.1, cycle: 0.03, samples: 3, slowRead: 1.5, memoryRounds: 1, growthReads: 3, calls: 100, e2eRounds: 6, e2eLargeCalls: 5, ...portable(4, 0.1, 4, 0.1), ...clients(5, 3, 40, 5, 10, 1, 200), capSeconds: 390 },
+  smoke: { rounds: 1, seconds: 0.005, cycle: 0.002, samples: 1, slowRead: 0.2, memoryRounds: 1, growthReads: 1, calls: 20, e2eRounds: 1, e2eLargeCalls: 1, ...portable(1, 0.005, 1, 0.005), ...clients(1, 0, 1, 5, 1, 1, 5, false), capSeconds: 60 },
 };
 
 /** The settings of a pass: its mode's figures, with the environment's overrides. */

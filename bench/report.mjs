@@ -154,6 +154,7 @@ function nodeSuiteSections(write, results) {
     for (const f of r.figures) write(`| ${f.label} | ${x(f.value)} |`);
   }
   for (const r of suite.records.filter((r) => r.group === 'e2e')) e2eTable(write, r);
+  for (const r of suite.records.filter((r) => r.group === 'clients')) clientsTables(write, r);
 }
 
 function pairedTable(write, r) {
@@ -195,6 +196,49 @@ function e2eTable(write, r) {
   for (const s of Object.values(r.sides)) write(`| ${s.label} | ${s.callsPerSecond.toFixed(0)} | ${(s.largeSeconds * 1000).toFixed(0)} ms | ${x(s.largeMemory)} |`);
   write('', '| figure | result |', '|---|---|');
   for (const f of r.figures.filter((f) => f.id.includes('/'))) write(`| ${f.label} | ${x(f.value)} |`);
+}
+
+const ERA_NAMES = { 2026: '2026-07-28', 2025: '2025-11-25' };
+const MB = (bytes) => (bytes === undefined ? '—' : `${(bytes / 2 ** 20).toFixed(1)} MB`);
+
+/** The client benchmark (bench/clients.bench.mjs): each client's figures per server and era, then the ratios. */
+function clientsTables(write, r) {
+  write('', '### MCP clients, end to end, in both eras', '', `${capital(r.about)}.`);
+  if (r.skipped || r.error) {
+    write('', `Not measured in this run: ${r.skipped ?? r.error}.`);
+    return;
+  }
+  for (const [serverId, server] of Object.entries(r.servers)) {
+    write('', `#### Against ${server.label}`, '');
+    write('| era | client | calls a second | its CPU a call | connect and first call | what it sent | heap kept | peak RSS |', '|---|---|---|---|---|---|---|---|');
+    for (const era of Object.keys(ERA_NAMES).reverse().filter((e) => server.eras[e])) {
+      const { sides, nodeRss } = server.eras[era];
+      for (const side of Object.values(sides)) {
+        const cells = [
+          side.callsPerSecond === undefined ? '—' : side.callsPerSecond.toFixed(0),
+          side.cpuPerCall === undefined ? '—' : `${side.cpuPerCall.toFixed(0)} µs`,
+          side.connectsPerSecond === undefined ? '—' : `${(1000 / side.connectsPerSecond).toFixed(1)} ms`,
+          side.requests === undefined ? '—' : side.requests.map((request) => request.replace(/^POST /, '')).join(', '),
+          MB(side.heap),
+          MB(side.rss),
+        ];
+        write(`| ${ERA_NAMES[era]} | ${side.label} | ${cells.join(' | ')} |`);
+      }
+      if (nodeRss !== undefined) write(`| ${ERA_NAMES[era]} | Node alone, no client | | | | | | ${MB(nodeRss)} |`);
+    }
+    const figures = r.figures.filter((f) => f.id.includes(`-${serverId}-`));
+    if (figures.length === 0) continue;
+    write('', '| figure (a ÷ b) | calls a second | connect and first call | heap kept (lower: a keeps less) |', '|---|---|---|---|');
+    const rows = [...new Set(figures.map((f) => f.id.replace(/^clients-\w+-/, '')))];
+    for (const row of rows) {
+      const [where, ratio] = row.split('.');
+      const era = where.split('-')[1];
+      const [of, to] = ratio.split('/');
+      const sides = server.eras[era].sides;
+      const cell = (measure) => x(figures.find((f) => f.id === `clients-${measure}-${row}`)?.value);
+      write(`| ${ERA_NAMES[era]}: ${sides[of]?.label ?? of} ÷ ${sides[to]?.label ?? to} | ${cell('calls')} | ${cell('connect')} | ${cell('memory')} |`);
+    }
+  }
 }
 
 const duration = (seconds) => (seconds < 120 ? `${seconds} s` : `${Math.round(seconds / 60)} min`);

@@ -14,6 +14,9 @@
 //   --handicap F                  the scanner slowed by the fraction F in the promised figures of
 //                                 every runtime (bench/handicap.mjs): how the gate's own quality
 //                                 is measured (bench/gate-quality.mjs)
+//   --handicap-client F           AnswerClient slowed by the fraction F in the client figures
+//                                 (bench/clients.bench.mjs): each of its timed calls and connects
+//                                 takes F longer; used as --handicap is
 //   --record FILE                 write the judgement as JSON to FILE (any pass)
 //   --fail-fast                   the gate starts no process once a figure is decided missed (its
 //                                 verdict is the same; bench/gate-quality.mjs uses it)
@@ -36,8 +39,10 @@ const mode = args.includes('--check') ? 'check' : args.includes('--smoke') ? 'sm
 const only = option('--only');
 const handicap = option('--handicap') === undefined ? undefined : Number(option('--handicap'));
 if (handicap !== undefined && !(handicap > 0 && handicap < 1)) throw new Error(`--handicap takes a fraction between 0 and 1, not ${option('--handicap')}`);
-const write = !only && handicap === undefined && (mode === 'full' || args.includes('--write'));
-const settings = { ...settingsFor(mode), handicap, failFast: args.includes('--fail-fast'), log: (message) => console.log(message) };
+const handicapClient = option('--handicap-client') === undefined ? undefined : Number(option('--handicap-client'));
+if (handicapClient !== undefined && !(handicapClient > 0 && handicapClient < 1)) throw new Error(`--handicap-client takes a fraction between 0 and 1, not ${option('--handicap-client')}`);
+const write = !only && handicap === undefined && handicapClient === undefined && (mode === 'full' || args.includes('--write'));
+const settings = { ...settingsFor(mode), handicap, handicapClient, failFast: args.includes('--fail-fast'), log: (message) => console.log(message) };
 const started = performance.now();
 
 // `--only bun:utf8`: runtimes before the colon, a figure substring after it; no colon, a substring.
@@ -49,7 +54,8 @@ const figureWanted = (figure) => !figureFilter || figure.includes(figureFilter);
 const promised = promisedFigures({ shown: mode === 'full' }).filter((f) => runtimeWanted(f.runtime) && figureWanted(f.figure));
 let judgement = { figures: [], versions: {}, seconds: 0 };
 if (mode !== 'smoke' && promised.length > 0) {
-  console.log(`${mode === 'check' ? 'The release gate' : 'The promises'}: ${promised.length} figures in ${new Set(promised.map((f) => f.runtime)).size} runtimes, each by at least ${MIN_PROCESSES} fresh processes${handicap ? `, the scanner slowed by ${handicap * 100}%` : ''}`);
+  const slowed = [handicap ? `the scanner slowed by ${handicap * 100}%` : '', handicapClient ? `AnswerClient slowed by ${handicapClient * 100}%` : ''].filter(Boolean);
+  console.log(`${mode === 'check' ? 'The release gate' : 'The promises'}: ${promised.length} figures in ${new Set(promised.map((f) => f.runtime)).size} runtimes, each by at least ${MIN_PROCESSES} fresh processes${slowed.map((s) => `, ${s}`).join('')}`);
   judgement = await judge(promised, settings);
   console.log('');
   for (const f of judgement.figures) console.log(line(f));
@@ -111,7 +117,9 @@ const results = {
     gate: { rounds: settings.gateRounds, seconds: settings.gateSeconds, capSeconds: settings.capSeconds },
     records: { rounds: settings.recordRounds, seconds: settings.recordSeconds },
     nodeSuite: { rounds: settings.rounds, seconds: settings.seconds },
+    clients: settings.clients,
     ...(handicap ? { handicap } : {}),
+    ...(handicapClient ? { handicapClient } : {}),
   },
   seconds,
   machine: machine(),

@@ -4,6 +4,10 @@
 import { expect, test } from 'vitest';
 // @ts-expect-error: the bench is plain JavaScript, read from its own files.
 import * as promises from '../bench/promises.mjs';
+// @ts-expect-error: as above.
+import * as nodeSuite from '../bench/node-suite.mjs';
+// @ts-expect-error: as above.
+import * as clientsBench from '../bench/clients.bench.mjs';
 
 type Bound = { atLeast: number } | { atMost: number };
 type Figure = { id: string; runtime: string; figure: string; source: string; bound: Bound; judged: boolean };
@@ -103,4 +107,41 @@ test('a gate fails fast only on a judged figure decided missed: not on one still
   expect(missed()).toBe(true);
   samples.set('a', [1.1, 1.2, 1.0]);
   expect(missed()).toBe(false);
+});
+
+// Every figure a promise names is one a case of the Node suite makes (the client benchmark's,
+// bench/clients.bench.mjs, included), so that no gate waits on a figure nothing measures.
+
+type Plan = { server: string; era: string; measures: Record<string, string[]> }[];
+const suite = nodeSuite as { CASES: { id: string }[]; caseOf: (figure: string) => string };
+const clients = clientsBench as { FIGURES: string[]; wanted: (figures?: string[]) => Plan };
+
+test('every figure a Node-suite promise names comes from a case of the Node suite; a client figure, from one the client benchmark makes', () => {
+  const figures = p.promisedFigures().filter((f) => f.source === 'node-suite');
+  for (const f of figures) expect(suite.CASES.map((c) => c.id)).toContain(suite.caseOf(f.figure));
+  const promisedClients = [...new Set(figures.filter((f) => suite.caseOf(f.figure) === 'clients').map((f) => f.figure))];
+  for (const figure of promisedClients) expect(clients.FIGURES).toContain(figure);
+  expect(() => clients.wanted(promisedClients)).not.toThrow();
+});
+
+test('the client promises: AnswerClient over the v2 SDK Client against the server that answers at once, in each era, judged in Node 24 and 26', () => {
+  const figures = p.promisedFigures().filter((f) => suite.caseOf(f.figure) === 'clients');
+  expect(figures.map((f) => [f.id, f.source, f.bound, f.judged])).toEqual([
+    ['node24:clients-calls-instant-2026.answerClient/sdk', 'node-suite', { atLeast: 1.2 }, true],
+    ['node26:clients-calls-instant-2026.answerClient/sdk', 'node-suite', { atLeast: 1.2 }, true],
+    ['node24:clients-calls-instant-2025.answerClient/sdk', 'node-suite', { atLeast: 1.25 }, true],
+    ['node26:clients-calls-instant-2025.answerClient/sdk', 'node-suite', { atLeast: 1.25 }, true],
+  ]);
+});
+
+test('the client benchmark measures only what the figures asked for need, each side in one order', () => {
+  expect(suite.caseOf('clients-calls-instant-2026.answerClient/sdk')).toBe('clients');
+  expect(clients.wanted(['clients-calls-instant-2026.answerClient/sdk', 'clients-connect-instant-2026.sdkAnswer/sdk', 'clients-memory-official-2025.aiSdkAnswer/aiSdk'])).toEqual([
+    { server: 'instant', era: '2026', measures: { calls: ['answerClient', 'sdk'], connect: ['sdk', 'sdkAnswer'] } },
+    { server: 'official', era: '2025', measures: { memory: ['aiSdk', 'aiSdkAnswer'] } },
+  ]);
+  // Unasked, every figure: three measures, two servers, two eras, six ratios.
+  expect(clients.FIGURES).toHaveLength(3 * 2 * 2 * 6);
+  expect(clients.wanted().every((w) => Object.values(w.measures).every((sides) => sides.length === 5))).toBe(true);
+  expect(() => clients.wanted(['clients-calls-instant-2027.answerClient/sdk'])).toThrow('the client benchmark makes no figure clients-calls-instant-2027.answerClient/sdk');
 });
