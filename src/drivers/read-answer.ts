@@ -185,18 +185,33 @@ function settled<R>(settle: Settle<R>, failure: Failure, format: AnswerFormat | 
   return new Promise((resolve) => resolve(settle.failed(failure, format)));
 }
 
-/** Reads a body whose format is known, with checked options; releases the body on every exit. */
-async function readFormat<R>(
-  chunks: Chunks | null,
-  format: AnswerFormat,
-  header: string | null,
-  { requestId, maxBytes, signal, onMessage }: CheckedOptions,
-  settle: Settle<R>,
-): Promise<R> {
-  let state = startAnswer(format, maxBytes, startSelection(requestId));
-  let cancelReason: unknown;
-  if (chunks === null) return end(); // no body at all reads as an empty one
+/**
+ * One read in progress. Passed to plain functions, never closed over nor a receiver: an error made
+ * while a function is on the stack keeps that function (and its receiver) until its `stack` is
+ * read, so a closure over the state would keep the body read so far alive in a failed read's error.
+ */
+interface Read<R> {
+  state: AnswerState;
+  /** What the body is released with: an abort's reason, or what `onMessage` threw. */
+  cancelReason: unknown;
+  readonly format: AnswerFormat;
+  readonly header: string | null;
+  readonly options: CheckedOptions;
+  readonly settle: Settle<R>;
+}
 
+/** Reads a body whose format is known, with checked options; releases the body on every exit. */
+async function readFormat<R>(chunks: Chunks | null, format: AnswerFormat, header: string | null, options: CheckedOptions, settle: Settle<R>): Promise<R> {
+  const read: Read<R> = {
+    state: startAnswer(format, options.maxBytes, startSelection(options.requestId)),
+    cancelReason: undefined,
+    format,
+    header,
+    options,
+    settle,
+  };
+  if (chunks === null) return endRead(read); // no body at all reads as an empty one
+  const { signal } = options;
   try {
     for (;;) {
       let chunk: Uint8Array | undefined;
@@ -205,63 +220,64 @@ async function readFormat<R>(
       } catch (error) {
         // A body fetched with the same signal errors with the abort reason before our watcher
         // runs: that is an abort, not a failed stream.
-        if (signal !== undefined && isAborted(signal)) return settle.failed(stoppedBy(signal), format);
-        return settle.failed(withCause({ code: 'stream_failed', message: said`the response body failed while being read: ${describedText(error)}`, detail: detailOf() }, error), format);
+        if (signal !== undefined && isAborted(signal)) return settle.failed(stoppedBy(read, signal), format);
+        return settle.failed(withCause({ code: 'stream_failed', message: said`the response body failed while being read: ${describedText(error)}`, detail: detailOf(read) }, error), format);
       }
       // Checked after every read: a chunk already queued, or the body's end, does not outrun an abort.
-      if (signal !== undefined && isAborted(signal)) return settle.failed(stoppedBy(signal), format);
-      if (chunk === undefined) return end();
-      const read = answer(state, chunk);
-      state = read.state;
-      const stop = report(read.messages);
+      if (signal !== undefined && isAborted(signal)) return settle.failed(stoppedBy(read, signal), format);
+      if (chunk === undefined) return endRead(read);
+      const step = answer(read.state, chunk);
+      read.state = step.state;
+      const stop = report(read, step.messages);
       if (stop !== undefined) return settle.failed(stop, format);
-      if (read.outcome !== undefined) return outcome(read.outcome);
+      if (step.outcome !== undefined) return outcomeOf(read, step.outcome);
     }
   } finally {
-    chunks.close(cancelReason);
+    chunks.close(read.cancelReason);
   }
+}
 
-  /** Ends the body: what was pending is dispatched and reported, then the outcome settles. */
-  function end(): R {
-    const ended = answerEnd(state);
-    state = ended.state;
-    const stop = report(ended.messages);
-    return stop !== undefined ? settle.failed(stop, format) : outcome(ended.outcome);
-  }
+/** Ends the body: what was pending is dispatched and reported, then the outcome settles. */
+function endRead<R>(read: Read<R>): R {
+  const ended = answerEnd(read.state);
+  read.state = ended.state;
+  const stop = report(read, ended.messages);
+  return stop !== undefined ? read.settle.failed(stop, read.format) : outcomeOf(read, ended.outcome);
+}
 
-  /**
-   * Gives each message to `onMessage`; the signal is checked after every call, as it may abort
-   * it: the failure of that stop is returned. What `onMessage` throws goes up as it is.
-   */
-  function report(messages: readonly JsonRpcMessage[]): Failure | undefined {
-    if (onMessage === undefined) return undefined;
-    for (const message of messages) {
-      try {
-        onMessage(message);
-      } catch (error) {
-        cancelReason = error;
-        throw error;
-      }
-      if (signal !== undefined && isAborted(signal)) return stoppedBy(signal);
+/**
+ * Gives each message to `onMessage`; the signal is checked after every call, as it may abort
+ * it: the failure of that stop is returned. What `onMessage` throws goes up as it is.
+ */
+function report<R>(read: Read<R>, messages: readonly JsonRpcMessage[]): Failure | undefined {
+  const { onMessage, signal } = read.options;
+  if (onMessage === undefined) return undefined;
+  for (const message of messages) {
+    try {
+      onMessage(message);
+    } catch (error) {
+      read.cancelReason = error;
+      throw error;
     }
-    return undefined;
+    if (signal !== undefined && isAborted(signal)) return stoppedBy(read, signal);
   }
+  return undefined;
+}
 
-  /** The failure of a stop by `aborted`, with what had been read; the body is released with its reason. */
-  function stoppedBy(aborted: AbortSignal): Failure {
-    cancelReason = abortReason(aborted);
-    return stopped(cancelReason, detailOf(), READING);
-  }
+/** The failure of a stop by `aborted`, with what had been read; the body is released with its reason. */
+function stoppedBy<R>(read: Read<R>, aborted: AbortSignal): Failure {
+  read.cancelReason = abortReason(aborted);
+  return stopped(read.cancelReason, detailOf(read), READING);
+}
 
-  /** The answer, or the failure that says why there is none: only a failure reads what had been read. */
-  function outcome(found: AnswerOutcome): R {
-    if (found.kind === 'answer') return settle.answer(found.answer, answerProgress(state), format);
-    return settle.failed(failureOf(found, format, detailOf()), format);
-  }
+/** The answer, or the failure that says why there is none: only a failure reads what had been read. */
+function outcomeOf<R>(read: Read<R>, found: AnswerOutcome): R {
+  if (found.kind === 'answer') return read.settle.answer(found.answer, answerProgress(read.state), read.format);
+  return read.settle.failed(failureOf(found, read.format, detailOf(read)), read.format);
+}
 
-  function detailOf(): AnswerDetail {
-    return detail(header, maxBytes, state);
-  }
+function detailOf<R>(read: Read<R>): AnswerDetail {
+  return detail(read.header, read.options.maxBytes, read.state);
 }
 
 function formatOf(essence: string | undefined): AnswerFormat | undefined {

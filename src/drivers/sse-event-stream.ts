@@ -52,27 +52,37 @@ export class SseEventStream implements TransformStream<Uint8Array, SseEvent> {
     checkSignal('signal', signal);
     // The watch ends with the stream, whichever way it ends: its end, a bad chunk, a cancel.
     let unwatch = (): void => {};
+    // A stream that fails keeps only its last event ID and retry: its error keeps this closure.
+    const failed = (): void => {
+      unwatch();
+      this.#state = scanEnd(this.#state).state;
+    };
     // `cancel` (a cancelled readable, an aborted writable) is in every runtime the package claims,
     // not yet in TypeScript's lib.
     const transformer: Transformer<Uint8Array, SseEvent> & { cancel: () => void } = {
       start: (controller) => {
         if (signal === undefined) return;
         if (isAborted(signal)) controller.error(abortReason(signal));
-        else unwatch = watchAbort(signal, () => controller.error(abortReason(signal)));
+        else {
+          unwatch = watchAbort(signal, () => {
+            failed();
+            controller.error(abortReason(signal));
+          });
+        }
       },
       transform: (chunk, controller) => {
         let bytes: Uint8Array;
         try {
           bytes = checkChunk(chunk);
         } catch (error) {
-          unwatch(); // a bad chunk errors the stream, and no cancel follows
+          failed(); // a bad chunk errors the stream, and no cancel follows
           throw error;
         }
         const scanned = scan(this.#state, bytes);
         this.#state = scanned.state;
         for (const event of scanned.events) controller.enqueue(event);
       },
-      cancel: () => unwatch(),
+      cancel: failed,
       flush: (controller) => {
         unwatch();
         const scanned = scanEnd(this.#state, { dispatchIncomplete: dispatchIncomplete === true });

@@ -37,7 +37,7 @@ export interface AnswerMalformed {
   readonly kind: 'malformed_answer';
   /** Why: no message, no response to the request, or (`json` only) a body that is not JSON. */
   readonly reason: MalformedReason;
-  /** For `invalid_json`: the `SyntaxError` from `JSON.parse`. */
+  /** For `invalid_json`: a `SyntaxError` with the message `JSON.parse` gave (its own would keep the whole body alive). */
   readonly cause?: unknown;
 }
 
@@ -267,11 +267,19 @@ function endJson(state: JsonAnswerState): AnswerEndResult {
   let value: unknown;
   try {
     value = parseJson(text);
-  } catch (cause) {
-    return ended(state, NO_MESSAGES, { kind: 'malformed_answer', reason: 'invalid_json', cause });
+  } catch (error) {
+    return ended(state, NO_MESSAGES, { kind: 'malformed_answer', reason: 'invalid_json', cause: withoutText(error) });
   }
   const selected = selectValue(state.select, value);
   return ended({ ...state, select: selected.state }, selected.messages, finalOutcome(selected.state));
+}
+
+/**
+ * `JSON.parse`'s error, as a new `SyntaxError` with its message: V8's keeps the whole text it
+ * parsed alive, and an outcome (or a failed read's error) must not hold the body.
+ */
+function withoutText(error: unknown): unknown {
+  return error instanceof SyntaxError ? new SyntaxError(error.message) : error;
 }
 
 /** The outcome once the whole body has been selected from. */
