@@ -6,7 +6,7 @@
  * @module
  */
 
-import { checkSignal, followAborts, ownController } from '../drivers/abort-watch.js';
+import { checkSignal, followAborts, ownController, untilAborted } from '../drivers/abort-watch.js';
 import { checkType, checkUrl, invalid, optionsObject } from '../vocabulary/check-argument.js';
 import { answerError, nothingRead, stopped, type Failure } from '../vocabulary/failure.js';
 import { objectOf, type JsonObject, type JsonRpcMessage, type JsonRpcRequestId, type JsonRpcResponse, type JsonValue } from '../vocabulary/json-rpc.js';
@@ -14,7 +14,6 @@ import { endAbandonedSession, endSession, sessionAfterRefusal, sessionIssued } f
 import { isProtocolVersion, type McpEra } from './era.js';
 import { checkExchangeOptions, withoutCallerSignal, type ExchangeOptions, type ExchangeSettings } from './exchange-options.js';
 import { planMessage, runExchange, type RequestOutcome } from './exchange.js';
-import { untilAborted } from './send-request.js';
 import {
   answerInputRequests,
   INPUT_REQUIRED_METHODS,

@@ -13,7 +13,7 @@ import { nothingRead, said, serverText, serverTextList, type Failure } from '../
 import { objectOf, type JsonObject, type JsonValue } from '../vocabulary/json-rpc.js';
 import { mcpRequestHeaders } from './mcp-request-headers.js';
 import { checkMcpHeaderParams } from './mcp-param-headers.js';
-import { untilAborted } from './send-request.js';
+import { untilAborted } from '../drivers/abort-watch.js';
 import { Secrets } from '../vocabulary/secrets.js';
 
 /** Pages of `tools/list` read before giving up: a cursor that never ends stops here. */

@@ -232,3 +232,38 @@ export function followAborts(controller: OwnController, signals: readonly (Abort
   }
   return stopAll;
 }
+
+/**
+ * `pending`, or the signal's reason as soon as it aborts: a `fetch` (or an `authProvider`) that
+ * ignores the signal cannot hold the exchange past its deadline. A value that comes after the
+ * abort is given to `late` (a response is released there). The signal is watched as a read
+ * watches it, so nothing listening to it can hide the abort.
+ */
+export function untilAborted<T>(pending: Promise<T>, signal: AbortSignal, late: (value: T) => void = () => undefined): Promise<T> {
+  return new Promise((resolvePromise, reject) => {
+    let told = false;
+    const onAbort = (): void => {
+      told = true;
+      reject(abortReason(signal));
+      pending.then(late, () => undefined);
+    };
+    if (isAborted(signal)) {
+      onAbort();
+      return;
+    }
+    const unwatch = watchAbort(signal, onAbort);
+    pending.then(
+      (value) => {
+        unwatch();
+        // Aborted first: the abort's own `then` hands the value to `late` (told at once here, if
+        // the signal's watch had yet to be: a caller's signal in workerd is told a turn late).
+        if (!isAborted(signal)) resolvePromise(value);
+        else if (!told) onAbort();
+      },
+      (error: unknown) => {
+        unwatch();
+        reject(error);
+      },
+    );
+  });
+}
