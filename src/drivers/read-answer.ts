@@ -186,30 +186,22 @@ function settled<R>(settle: Settle<R>, failure: Failure, format: AnswerFormat | 
 }
 
 /**
- * One read in progress. Passed to plain functions, never closed over nor a receiver: an error made
- * while a function is on the stack keeps that function (and its receiver) until its `stack` is
- * read, so a closure over the state would keep the body read so far alive in a failed read's error.
+ * One read in progress, passed to plain functions: never closed over, nor a receiver. An error
+ * keeps the functions on the stack where it was made until its `stack` is read, so a closure over
+ * the state would keep the body read so far alive in a failed read's error.
  */
-interface Read<R> {
+interface Read<R> extends CheckedOptions {
   state: AnswerState;
   /** What the body is released with: an abort's reason, or what `onMessage` threw. */
   cancelReason: unknown;
   readonly format: AnswerFormat;
   readonly header: string | null;
-  readonly options: CheckedOptions;
   readonly settle: Settle<R>;
 }
 
 /** Reads a body whose format is known, with checked options; releases the body on every exit. */
 async function readFormat<R>(chunks: Chunks | null, format: AnswerFormat, header: string | null, options: CheckedOptions, settle: Settle<R>): Promise<R> {
-  const read: Read<R> = {
-    state: startAnswer(format, options.maxBytes, startSelection(options.requestId)),
-    cancelReason: undefined,
-    format,
-    header,
-    options,
-    settle,
-  };
+  const read: Read<R> = { ...options, state: startAnswer(format, options.maxBytes, startSelection(options.requestId)), cancelReason: undefined, format, header, settle };
   if (chunks === null) return endRead(read); // no body at all reads as an empty one
   const { signal } = options;
   try {
@@ -219,17 +211,17 @@ async function readFormat<R>(chunks: Chunks | null, format: AnswerFormat, header
         chunk = await chunks.next();
       } catch (error) {
         // A body fetched with the same signal errors with the abort reason before our watcher
-        // runs: that is an abort, not a failed stream.
-        if (signal !== undefined && isAborted(signal)) return settle.failed(stoppedBy(read, signal), format);
-        return settle.failed(withCause({ code: 'stream_failed', message: said`the response body failed while being read: ${describedText(error)}`, detail: detailOf(read) }, error), format);
+        // runs: that is an abort (below), not a failed stream.
+        if (signal === undefined || !isAborted(signal)) {
+          return failed(read, withCause({ code: 'stream_failed', message: said`the response body failed while being read: ${describedText(error)}`, detail: detailOf(read) }, error));
+        }
       }
       // Checked after every read: a chunk already queued, or the body's end, does not outrun an abort.
-      if (signal !== undefined && isAborted(signal)) return settle.failed(stoppedBy(read, signal), format);
+      if (signal !== undefined && isAborted(signal)) return stoppedBy(read, signal);
       if (chunk === undefined) return endRead(read);
       const step = answer(read.state, chunk);
       read.state = step.state;
-      const stop = report(read, step.messages);
-      if (stop !== undefined) return settle.failed(stop, format);
+      if (reported(read, step.messages)) return stoppedBy(read, signal!);
       if (step.outcome !== undefined) return outcomeOf(read, step.outcome);
     }
   } finally {
@@ -241,17 +233,16 @@ async function readFormat<R>(chunks: Chunks | null, format: AnswerFormat, header
 function endRead<R>(read: Read<R>): R {
   const ended = answerEnd(read.state);
   read.state = ended.state;
-  const stop = report(read, ended.messages);
-  return stop !== undefined ? read.settle.failed(stop, read.format) : outcomeOf(read, ended.outcome);
+  return reported(read, ended.messages) ? stoppedBy(read, read.signal!) : outcomeOf(read, ended.outcome);
 }
 
 /**
- * Gives each message to `onMessage`; the signal is checked after every call, as it may abort
- * it: the failure of that stop is returned. What `onMessage` throws goes up as it is.
+ * Gives each message to `onMessage`, and says whether one of those calls aborted the signal: the
+ * read stops there. What `onMessage` throws goes up as it is, and the body is released with it.
  */
-function report<R>(read: Read<R>, messages: readonly JsonRpcMessage[]): Failure | undefined {
-  const { onMessage, signal } = read.options;
-  if (onMessage === undefined) return undefined;
+function reported<R>(read: Read<R>, messages: readonly JsonRpcMessage[]): boolean {
+  const { onMessage, signal } = read;
+  if (onMessage === undefined) return false;
   for (const message of messages) {
     try {
       onMessage(message);
@@ -259,25 +250,29 @@ function report<R>(read: Read<R>, messages: readonly JsonRpcMessage[]): Failure 
       read.cancelReason = error;
       throw error;
     }
-    if (signal !== undefined && isAborted(signal)) return stoppedBy(read, signal);
+    if (signal !== undefined && isAborted(signal)) return true;
   }
-  return undefined;
+  return false;
 }
 
-/** The failure of a stop by `aborted`, with what had been read; the body is released with its reason. */
-function stoppedBy<R>(read: Read<R>, aborted: AbortSignal): Failure {
+/** The read stopped by `aborted`, with what had been read; the body is released with its reason. */
+function stoppedBy<R>(read: Read<R>, aborted: AbortSignal): R {
   read.cancelReason = abortReason(aborted);
-  return stopped(read.cancelReason, detailOf(read), READING);
+  return failed(read, stopped(read.cancelReason, detailOf(read), READING));
 }
 
 /** The answer, or the failure that says why there is none: only a failure reads what had been read. */
 function outcomeOf<R>(read: Read<R>, found: AnswerOutcome): R {
   if (found.kind === 'answer') return read.settle.answer(found.answer, answerProgress(read.state), read.format);
-  return read.settle.failed(failureOf(found, read.format, detailOf(read)), read.format);
+  return failed(read, failureOf(found, read.format, detailOf(read)));
+}
+
+function failed<R>(read: Read<R>, failure: Failure): R {
+  return read.settle.failed(failure, read.format);
 }
 
 function detailOf<R>(read: Read<R>): AnswerDetail {
-  return detail(read.header, read.options.maxBytes, read.state);
+  return detail(read.header, read.maxBytes, read.state);
 }
 
 function formatOf(essence: string | undefined): AnswerFormat | undefined {
