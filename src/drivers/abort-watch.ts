@@ -70,22 +70,27 @@ export function ownController(): OwnController {
   };
 }
 
-/** The platform's `AbortSignal` getters, looked up on first use (not at import). */
-let abortedGetter: ((this: AbortSignal) => unknown) | undefined;
-let reasonGetter: ((this: AbortSignal) => unknown) | undefined;
-
-function platformGetter(name: 'aborted' | 'reason'): (this: AbortSignal) => unknown {
-  return Object.getOwnPropertyDescriptor(AbortSignal.prototype, name)?.get as (this: AbortSignal) => unknown;
+/**
+ * The platform's getter of `AbortSignal.prototype[name]`, or `undefined` where there is none.
+ * Taken at load: neither an own property on a signal nor a later change to the prototype stands in for it.
+ */
+function platformGetter(name: 'aborted' | 'reason'): ((this: AbortSignal) => unknown) | undefined {
+  const descriptor = typeof AbortSignal === 'function' ? Object.getOwnPropertyDescriptor(AbortSignal.prototype, name) : undefined;
+  return typeof descriptor?.get === 'function' ? (descriptor.get as (this: AbortSignal) => unknown) : undefined;
 }
+
+const abortedGetter = /* @__PURE__ */ platformGetter('aborted');
+const reasonGetter = /* @__PURE__ */ platformGetter('reason');
 
 /**
  * Whether `value` is a real `AbortSignal`: the platform's `aborted` getter checks its receiver's
  * brand (across realms too), and throws for anything else. Every supported runtime has it.
  */
 export function isAbortSignal(value: unknown): value is AbortSignal {
-  if (typeof value !== 'object' || value === null) return false;
+  // A runtime without the getter cannot tell a signal: it is given none.
+  if (typeof value !== 'object' || value === null || abortedGetter === undefined) return false;
   try {
-    isAborted(value as AbortSignal);
+    abortedGetter.call(value as AbortSignal);
     return true;
   } catch {
     return false;
@@ -104,12 +109,12 @@ export function checkSignal(name: string, signal: unknown): AbortSignal | undefi
 
 /** Whether the signal has aborted, read through the platform's getter. */
 export function isAborted(signal: AbortSignal): boolean {
-  return (abortedGetter ??= platformGetter('aborted')).call(signal) === true;
+  return (abortedGetter === undefined ? signal.aborted : abortedGetter.call(signal)) === true;
 }
 
 /** The signal's abort reason, read through the platform's getter. */
 export function abortReason(signal: AbortSignal): unknown {
-  return (reasonGetter ??= platformGetter('reason')).call(signal);
+  return reasonGetter === undefined ? signal.reason : reasonGetter.call(signal);
 }
 
 /**
