@@ -28,7 +28,7 @@ import { invalid } from '../vocabulary/check-argument.js';
 import { ANY_BODY, discard, STREAM_BODY, type BodyShape, type ByteSource, type Chunks } from './chunk-source.js';
 import { mimeEssence } from '../vocabulary/content-type.js';
 import type { AnswerDetail, MalformedReason } from '../vocabulary/errors.js';
-import { answerError, describedText, said, serverText, stopped, withCause, type Failure } from '../vocabulary/failure.js';
+import { answerError, describedText, nothingRead, said, serverText, stopped, withCause, type Failure } from '../vocabulary/failure.js';
 import type { JsonRpcMessage, JsonRpcResponse } from '../vocabulary/json-rpc.js';
 import { checkReadAnswerOptions, type CheckedOptions, type ReadAnswerOptions } from './read-options.js';
 
@@ -308,15 +308,5 @@ function count(n: number, noun: string): string {
 }
 
 function detail(contentType: string | null, maxBytes: number, state: AnswerState | undefined): AnswerDetail {
-  return { contentType, maxBytes, ...(state === undefined ? NOTHING_READ : answerProgress(state)) };
+  return state === undefined ? nothingRead(maxBytes, contentType) : { contentType, maxBytes, ...answerProgress(state) };
 }
-
-/** The progress of a read refused before it began. */
-const NOTHING_READ: AnswerProgress = /* @__PURE__ */ Object.freeze({
-  bytesRead: 0,
-  events: 0,
-  messages: 0,
-  ignored: 0,
-  lastEventId: '',
-  retry: undefined,
-});
