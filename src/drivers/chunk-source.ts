@@ -12,6 +12,7 @@
 
 import { abortReason, isAborted, watchAbort } from './abort-watch.js';
 import { invalid } from '../vocabulary/check-argument.js';
+import { isUint8Array } from '../reducers/uint8-array.js';
 
 /** A body the adapters read: a web `ReadableStream` of bytes or any async iterable of them. */
 export type ByteSource = ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>;
@@ -109,7 +110,7 @@ class PulledChunks implements Chunks {
 
   // Made once an open, not once a read: every read hands them to `then`.
   readonly #settle = (result: IteratorResult<unknown>): Uint8Array | undefined => {
-    if (result.done !== true) return checkChunk(result.value);
+    if (result.done !== true) return checkBodyChunk(result.value);
     if (!this.#released) this.#finished = true; // not the end an abort's release forced
     return undefined;
   };
@@ -138,24 +139,10 @@ export function discard<B extends ByteSource>(shape: BodyShape<B>, source: B, re
   }
 }
 
-/**
- * `value` as a chunk of bytes, or a `TypeError` naming what it is. The check is the platform's
- * own (a typed array's internal name), so a `DataView` or a `Float64Array` whose
- * `Symbol.toStringTag` claims `Uint8Array` is refused, while a Uint8Array from another realm, or
- * a subclass of it (as Node's buffers are) is accepted.
- */
-export function checkChunk(value: unknown): Uint8Array {
-  if (ArrayBuffer.isView(value) && typedArrayName(value) === 'Uint8Array') return value as Uint8Array;
+/** `value`, a chunk a body gave, as bytes; a `TypeError` naming what it is when it is not a `Uint8Array`. */
+export function checkBodyChunk(value: unknown): Uint8Array {
+  if (isUint8Array(value)) return value;
   throw invalid('a body chunk', 'a Uint8Array', value);
-}
-
-/** The platform's `%TypedArray%.prototype[Symbol.toStringTag]` getter, looked up on first use. */
-let typedArrayTag: ((this: ArrayBufferView) => unknown) | undefined;
-
-function typedArrayName(view: ArrayBufferView): unknown {
-  typedArrayTag ??= Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Uint8Array.prototype) as object, Symbol.toStringTag)
-    ?.get as (this: ArrayBufferView) => unknown;
-  return typedArrayTag.call(view);
 }
 
 /** How one shape of source is pulled and released. */

@@ -10,7 +10,7 @@
  */
 
 import { abortReason, checkSignal, isAborted, watchAbort } from './abort-watch.js';
-import { checkChunk } from './chunk-source.js';
+import { checkBodyChunk } from './chunk-source.js';
 import { checkType, optionsObject } from '../vocabulary/check-argument.js';
 import { scan, scanEnd, scanStart, type ScanState, type SseEvent } from '../reducers/scanner.js';
 
@@ -73,7 +73,7 @@ export class SseEventStream implements TransformStream<Uint8Array, SseEvent> {
       transform: (chunk, controller) => {
         let bytes: Uint8Array;
         try {
-          bytes = checkChunk(chunk);
+          bytes = checkBodyChunk(chunk);
         } catch (error) {
           failed(); // a bad chunk errors the stream, and no cancel follows
           throw error;

@@ -17,6 +17,7 @@ import type { MalformedReason } from '../vocabulary/errors.js';
 import { decodedTextOf, decodeOnto, NO_BYTES, type DecodedText } from './growing-text.js';
 import type { JsonRpcMessage, JsonRpcRequestId, JsonRpcResponse } from '../vocabulary/json-rpc.js';
 import { parseJson } from './parse-json.js';
+import { checkChunk } from './uint8-array.js';
 import { extendedByOneCharacter, scanChunk, scanEnd, scanStart, type ScanState, type SseEvent } from './scanner.js';
 import { select, selectEnd, selectStart, selectValue, type SelectResult, type SelectState } from './selector.js';
 
@@ -168,6 +169,7 @@ export function startAnswer(format: AnswerFormat, maxBytesOption: number | undef
  * copied). Once an outcome is reached, further chunks are ignored.
  */
 export function answer(state: AnswerState, chunk: Uint8Array): AnswerResult {
+  checkChunk(chunk);
   if (state.outcome !== undefined) return ignoredChunk(state);
   return state.format === 'json' ? readJson(state, chunk) : readEventStream(state, chunk);
 }
@@ -268,18 +270,11 @@ function endJson(state: JsonAnswerState): AnswerEndResult {
   try {
     value = parseJson(text);
   } catch (error) {
-    return ended(state, NO_MESSAGES, { kind: 'malformed_answer', reason: 'invalid_json', cause: withoutText(error) });
+    // A new SyntaxError with JSON.parse's message: V8's own keeps the whole text it parsed alive.
+    return ended(state, NO_MESSAGES, { kind: 'malformed_answer', reason: 'invalid_json', cause: new SyntaxError((error as SyntaxError).message) });
   }
   const selected = selectValue(state.select, value);
   return ended({ ...state, select: selected.state }, selected.messages, finalOutcome(selected.state));
-}
-
-/**
- * `JSON.parse`'s error, as a new `SyntaxError` with its message: V8's keeps the whole text it
- * parsed alive, and an outcome (or a failed read's error) must not hold the body.
- */
-function withoutText(error: unknown): unknown {
-  return error instanceof SyntaxError ? new SyntaxError(error.message) : error;
 }
 
 /** The outcome once the whole body has been selected from. */

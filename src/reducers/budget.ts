@@ -11,6 +11,7 @@
  */
 
 import { invalid } from '../vocabulary/check-argument.js';
+import { checkChunk } from './uint8-array.js';
 
 /**
  * The default cap on an answer's body: 16 MiB. Written out, not as `16 * 1024 * 1024`: a bundler
@@ -62,6 +63,7 @@ export function budgetStart(maxBytes?: number): BudgetState {
 
 /** Counts a chunk against the cap and returns the part of it that may be scanned. Pure. */
 export function budget(state: BudgetState, chunk: Uint8Array): BudgetResult {
+  checkChunk(chunk);
   const bytes = state.bytes + chunk.length;
   const within = withinBudget(state, chunk, bytes);
   return { state: { maxBytes: state.maxBytes, bytes }, chunk: within, exceeded: within !== chunk };
