@@ -17,13 +17,13 @@ import {
   answer,
   answerEnd,
   answerProgress,
-  startAnswer,
+  uncheckedAnswerStart,
   type AnswerFormat,
   type AnswerOutcome,
   type AnswerProgress,
   type AnswerState,
 } from '../reducers/answer.js';
-import { startSelection } from '../reducers/selector.js';
+import { uncheckedSelectStart } from '../reducers/selector.js';
 import { invalid } from '../vocabulary/check-argument.js';
 import { ANY_BODY, discard, STREAM_BODY, type BodyShape, type ByteSource, type Chunks } from './chunk-source.js';
 import { mimeEssence } from '../vocabulary/content-type.js';
@@ -201,7 +201,7 @@ interface Read<R> extends CheckedOptions {
 
 /** Reads a body whose format is known, with checked options; releases the body on every exit. */
 async function readFormat<R>(chunks: Chunks | null, format: AnswerFormat, header: string | null, options: CheckedOptions, settle: Settle<R>): Promise<R> {
-  const read: Read<R> = { ...options, state: startAnswer(format, options.maxBytes, startSelection(options.requestId)), cancelReason: undefined, format, header, settle };
+  const read: Read<R> = { ...options, state: uncheckedAnswerStart(format, options.maxBytes, uncheckedSelectStart(options.requestId)), cancelReason: undefined, format, header, settle };
   if (chunks === null) return endRead(read); // no body at all reads as an empty one
   const { signal } = options;
   try {

@@ -88,14 +88,14 @@ export type SelectEndResult = SelectAnswered | SelectUnanswered;
  */
 export function selectStart(options?: SelectOptions): SelectState {
   const { requestId } = optionsObject(options) as SelectOptions;
-  return startSelection(requestId === undefined ? undefined : checkRequestId('options.requestId', requestId));
+  return uncheckedSelectStart(requestId === undefined ? undefined : checkRequestId('options.requestId', requestId));
 }
 
 /**
- * {@link selectStart} for a `requestId` already checked.
+ * {@link selectStart} without its check: `requestId` taken as given.
  * @internal For the answer reducer, whose own start and drivers check their options once.
  */
-export function startSelection(requestId: JsonRpcRequestId | undefined): SelectState {
+export function uncheckedSelectStart(requestId: JsonRpcRequestId | undefined): SelectState {
   return { requestId, events: 0, messages: 0, ignored: 0, answer: undefined };
 }
 
