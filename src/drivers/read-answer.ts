@@ -1,14 +1,6 @@
 /**
- * The answer driver: `readAnswerBody` moves a body's chunks (any shape, see `chunk-source.ts`)
- * into the answer reducer and acts on its outcome; `readAnswer` is the same over a fetch
- * `Response`. Every decision about bytes is the reducer's.
- *
- * Its one promise besides the answer: it holds no stream. Every exit — answered, refused, over
- * budget, aborted, failed, or a throwing `onMessage` — leaves the body cancelled (returned,
- * destroyed) or fully read, with no reader locked and no read pending.
- *
- * A read settles through a {@link Settle}: the public entries throw an `AnswerError`; the
- * exchange (`readAnswerOutcome`) takes the outcome as a value, with how the answer was read.
+ * The answer driver: a body's chunks into the answer reducer, its outcome settled (thrown by the
+ * public entries, a value for the exchange), and the body released on every exit.
  * @module
  */
 
@@ -32,32 +24,16 @@ import { answerError, describedText, nothingRead, said, serverText, stopped, wit
 import type { JsonRpcMessage, JsonRpcResponse } from '../vocabulary/json-rpc.js';
 import { checkReadAnswerOptions, type CheckedOptions, type ReadAnswerOptions } from './read-options.js';
 
-/**
- * The `Accept` header an MCP client sends with a POST: servers answer 406 to a client that does
- * not offer both types.
- */
+/** The `Accept` header an MCP client sends with a POST: servers answer 406 without both types. */
 export const ACCEPT = 'application/json, text/event-stream';
 
 /** What an abort stopped, for its error message. */
 const READING = 'reading the answer';
 
 /**
- * Reads the JSON-RPC answer to one request from a Streamable HTTP response and releases the body.
- *
- * - `text/event-stream`: read incrementally; resolves as soon as the answer's event is complete
- *   and cancels the rest of the body. Events before it (notifications, server requests, priming
- *   events, comments) are passed over. At the end of the body, a final event not yet closed by a
- *   blank line is still dispatched: a closed body is a finished answer — unlike `EventSource`,
- *   which drops an event cut off by a lost connection.
- * - `application/json`: the whole body (within `maxBytes`) is one message or a batch, decoded as
- *   `Response.json()` would.
- * - Anything else: rejects with `unsupported_content_type` without reading the body.
- *
- * The HTTP status is not judged: a 4xx whose body is a JSON-RPC error answers like any other.
- * This is {@link readAnswerBody} over the response's body and `Content-Type` header; a fetch body
- * is a `ReadableStream`, so `readAnswer` takes no other shape (and a bundle of it carries no
- * async-iterable reader).
- *
+ * Reads the JSON-RPC answer to one request from a Streamable HTTP response (`text/event-stream`,
+ * as soon as its event is complete, or `application/json`) and releases the body. The HTTP status
+ * is not judged. How each format is read: the answer-path guide.
  * @returns The answer exactly as `JSON.parse` produced it: a result or an error response alike.
  * @throws {@link AnswerError} for a failed read; `TypeError`/`RangeError` for bad arguments, or a
  *   body that was already used. Whatever `onMessage` throws is rethrown as it is.
@@ -72,14 +48,8 @@ export function readAnswer(response: Response, options?: ReadAnswerOptions): Pro
 }
 
 /**
- * {@link readAnswer}'s contract over a body that is not a fetch `Response`: a web
- * `ReadableStream`, any `AsyncIterable` of `Uint8Array` (Node's `http.IncomingMessage`, undici's
- * `request()` body), or `null` for no body. Same options, same errors.
- *
- * On every exit before the body's end, the body is released: a stream is cancelled, an iterator
- * returned, and a source with a `destroy()` method (a Node stream) destroyed, so the connection
- * under it closes.
- *
+ * {@link readAnswer} over a body that is not a `Response`: a web `ReadableStream`, any
+ * `AsyncIterable` of `Uint8Array` (a Node stream, destroyed on release), or `null` for none.
  * @param contentType The response's `Content-Type` header as received (`null` or `undefined`
  *   when it had none); a header that holds several values is read as Fetch reads it.
  * @returns The answer exactly as `JSON.parse` produced it.
@@ -104,20 +74,13 @@ export type ReadOutcome =
   /** `format`: how the body was framed, where it was read at all. */
   | { readonly kind: 'failed'; readonly failure: Failure; readonly format: AnswerFormat | undefined };
 
-/**
- * {@link readAnswer} for the exchange: the same read, whose outcome is a value. Only the
- * caller's own errors are thrown: a bad argument, and what `onMessage` throws.
- */
+/** {@link readAnswer} for the exchange: the outcome a value; only a bad argument and what `onMessage` throws are thrown. */
 export function readAnswerOutcome(response: Response, options: CheckedOptions): Promise<ReadOutcome> {
   checkResponse(response);
   return readBody(STREAM_BODY, response.body, response.headers.get('content-type'), options, AS_VALUE);
 }
 
-/**
- * How a read settles: with the answer and what was read, or with a failure. An object with two
- * methods rather than a promise chain after the read: a small answer's read is mostly promises
- * and microtask turns, and a `.then` per read would add one of each.
- */
+/** How a read settles, answered or failed: two methods, not a `.then` a read (a promise and a turn each). */
 interface Settle<R> {
   answer(answer: JsonRpcResponse, progress: AnswerProgress, format: AnswerFormat): R;
   failed(failure: Failure, format: AnswerFormat | undefined): R;
@@ -145,11 +108,7 @@ function checkResponse(response: Response): void {
   if (response.bodyUsed) throw new TypeError('the response body has already been read');
 }
 
-/**
- * The checks and refusals of every entry point, then the read. The entry points are plain
- * functions that turn a throw here into a rejection: an async layer around `readFormat` would
- * add a promise and its microtask turns to every read.
- */
+/** The checks and refusals of every entry point, then the read (no async layer: a promise and turns a read). */
 function readBody<B extends ByteSource, R>(
   shape: BodyShape<B>,
   body: B | null,
@@ -186,9 +145,8 @@ function settled<R>(settle: Settle<R>, failure: Failure, format: AnswerFormat | 
 }
 
 /**
- * One read in progress, passed to plain functions: never closed over, nor a receiver. An error
- * keeps the functions on the stack where it was made until its `stack` is read, so a closure over
- * the state would keep the body read so far alive in a failed read's error.
+ * One read in progress, passed to plain functions, never closed over nor a receiver: an error
+ * keeps the functions on its stack alive, and with them the body read so far.
  */
 interface Read<R> extends CheckedOptions {
   state: AnswerState;
