@@ -23,11 +23,11 @@ import {
   SseEventStream,
   type FetchFunction,
 } from '../src/index.js';
-import { ANSWER, bytes, NOTE, sourceBody, sseResponse } from './helpers/bodies.js';
+import { ANSWER, bytes, nextTurn, NOTE, sourceBody, sseResponse } from './helpers/bodies.js';
 import { endlessServer } from './helpers/servers.js';
 import { LISTENER_FAILURE, SIGNAL_SHAPES, type ShapedSignal } from './runtimes/signal-tests.mjs';
 import { expectListenerFailures, followersOf, listenersOn } from './helpers/signals.js';
-import { checkSignal } from '../src/drivers/abort-watch.js';
+import { checkSignal, untilAborted } from '../src/drivers/abort-watch.js';
 
 /** How long after its abort an API may take to settle. */
 const BOUND_MS = 100;
@@ -381,6 +381,37 @@ describe('checkSignal', () => {
     expect(checkSignal('requestSignal', signal)).toBe(signal);
     expect(() => checkSignal('requestSignal', { aborted: true })).toThrow(new TypeError('requestSignal must be an AbortSignal, got [object Object]'));
     expect(() => checkSignal('signal', null)).toThrow(new TypeError('signal must be an AbortSignal, got null'));
+  });
+});
+
+describe('untilAborted', () => {
+  test('settles as the promise does, and leaves no listener', async () => {
+    const controller = new AbortController();
+    expect(await untilAborted(Promise.resolve(7), controller.signal)).toBe(7);
+    const error = new Error('no');
+    await expect(untilAborted(Promise.reject(error), controller.signal)).rejects.toBe(error);
+    expect(listenersOn(controller.signal)).toBe(0);
+  });
+
+  test("rejects with the signal's reason when it aborts first; the value that comes later goes to late, once", async () => {
+    const controller = new AbortController();
+    let resolve!: (value: string) => void;
+    const late: string[] = [];
+    const pending = untilAborted(new Promise<string>((done) => (resolve = done)), controller.signal, (value) => late.push(value));
+    const reason = new Error('stop');
+    controller.abort(reason);
+    await expect(pending).rejects.toBe(reason);
+    resolve('after');
+    await nextTurn();
+    expect(late).toEqual(['after']);
+  });
+
+  test('an aborted signal rejects at once, and a late rejection is swallowed', async () => {
+    const reason = new Error('already');
+    const late: unknown[] = [];
+    await expect(untilAborted(Promise.reject(new Error('ignored')), AbortSignal.abort(reason), (value) => late.push(value))).rejects.toBe(reason);
+    await nextTurn();
+    expect(late).toEqual([]);
   });
 });
 

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { abortReason, checkSignal, followAborts, isAborted, ownController } from '../drivers/abort-watch.js';
+import { abortReason, checkSignal, followAborts, isAborted, ownController, untilAborted } from '../drivers/abort-watch.js';
 import { checkType, checkUrl, invalid, optionsObject } from '../vocabulary/check-argument.js';
 import { answerError, nothingRead, said, stopKind, stopped, type Failure } from '../vocabulary/failure.js';
 import { writtenJson } from '../vocabulary/json-tree.js';
@@ -15,7 +15,6 @@ import { negotiationFailed, noCommonVersion, versionRefusal } from './discover-o
 import { isProtocolVersion, LEGACY_PROTOCOL_VERSION, type McpEra } from './era.js';
 import { checkExchangeOptions, withoutCallerSignal, type ExchangeOptions } from './exchange-options.js';
 import { planMessage, runExchange, type PlannedMessage, type PlannedRequest, type RequestOutcome } from './exchange.js';
-import { untilAborted } from './send-request.js';
 import {
   answerInputRequests,
   INPUT_REQUIRED_METHODS,

@@ -7,12 +7,13 @@
  */
 
 import { isBearerToken } from '../vocabulary/bearer-token.js';
+import { abortReason, isAborted, untilAborted } from '../drivers/abort-watch.js';
 import { describeValue } from '../vocabulary/describe-value.js';
 import { describedText, said, stopped, withCause, type Failure } from '../vocabulary/failure.js';
 import type { Secrets } from '../vocabulary/secrets.js';
 import type { AuthProvider } from './auth-provider.js';
 import { refusal } from './refusal.js';
-import { release, sendRequest, untilAborted, type OutgoingRequest, type RequestRoute, type Sent } from './send-request.js';
+import { release, sendRequest, type OutgoingRequest, type RequestRoute, type Sent } from './send-request.js';
 
 /** A route with the exchange's bearer authentication, and the secrets its tokens join. */
 export interface AuthorizedRoute extends RequestRoute {
@@ -54,7 +55,7 @@ async function bearerToken(authProvider: AuthProvider, method: string, route: Au
   try {
     token = await untilAborted(called(() => authProvider.token()), route.signal);
   } catch (error) {
-    if (route.signal.aborted) return stopped(route.signal.reason, route.detail, 'the exchange');
+    if (isAborted(route.signal)) return stopped(abortReason(route.signal), route.detail, 'the exchange');
     return notSent(method, said`authProvider.token() failed: ${describedText(error)}`, route, error);
   }
   if (token === undefined || token === '') return undefined;
@@ -75,7 +76,7 @@ async function unauthorized(authProvider: AuthProvider, response: Response, rout
     await untilAborted(called(() => authProvider.onUnauthorized?.(context)), signal);
     return undefined;
   } catch (error) {
-    if (signal.aborted) return stopped(signal.reason, route.detail, 'the exchange');
+    if (isAborted(signal)) return stopped(abortReason(signal), route.detail, 'the exchange');
     return refusal(response, route.detail, undefined, said`, and authProvider.onUnauthorized failed: ${describedText(error)}`, error);
   } finally {
     release(route, response); // the provider may have read it, or hold it still: a refused cancel is fine

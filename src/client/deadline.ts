@@ -53,7 +53,7 @@ export function startDeadline(timeoutMs: number, ...callerSignals: readonly (Abo
   };
 
   const unfollow = followAborts(controller, callerSignals);
-  if (!controller.signal.aborted && timeoutMs !== Infinity) arm(timeoutMs);
+  if (!isAborted(controller.signal) && timeoutMs !== Infinity) arm(timeoutMs);
 
   return {
     signal: controller.signal,

@@ -3,6 +3,7 @@
  * @module
  */
 
+import { abortReason, isAborted } from '../drivers/abort-watch.js';
 import { nothingRead, stopped, type Failure } from '../vocabulary/failure.js';
 import { sendAuthorized } from './authorized-request.js';
 import { startDeadline } from './deadline.js';
@@ -28,7 +29,7 @@ export async function endSession(
   const deadline = startDeadline(settings.timeoutMs, settings.signal, ...signals);
   const detail = nothingRead(0);
   try {
-    if (deadline.signal.aborted) return { kind: 'failed', failure: stopped(deadline.signal.reason, detail, 'the exchange') };
+    if (isAborted(deadline.signal)) return { kind: 'failed', failure: stopped(abortReason(deadline.signal), detail, 'the exchange') };
     const headers = new Headers(settings.headers);
     headers.set('mcp-session-id', sessionId);
     if (version !== undefined) headers.set('mcp-protocol-version', version);

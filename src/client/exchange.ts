@@ -7,6 +7,7 @@
  * @module
  */
 
+import { abortReason, isAborted } from '../drivers/abort-watch.js';
 import { ACCEPT, readAnswerOutcome, type ReadOutcome } from '../drivers/read-answer.js';
 import type { AnswerFormat, AnswerProgress } from '../reducers/answer.js';
 import { checkRequestId, invalid } from '../vocabulary/check-argument.js';
@@ -197,7 +198,7 @@ async function exchange(
   };
   // 2026-07-28 has no resumption: whatever ends a request's connection or response early has lost the request.
   const lostInEra = planned.era === 'modern' && planned.requestId !== undefined;
-  if (signal.aborted) return { kind: 'failed', failure: stopped(signal.reason, route.detail, 'the exchange'), headers: undefined };
+  if (isAborted(signal)) return { kind: 'failed', failure: stopped(abortReason(signal), route.detail, 'the exchange'), headers: undefined };
   const sent = await sendAuthorized(route, { method: 'POST', headers: planned.headers, body: planned.body });
   if (sent.kind === 'unanswered') return { kind: 'failed', failure: unanswered(sent, lostInEra), headers: undefined };
   if (sent.kind === 'failed') return { kind: 'failed', failure: sent.failure, headers: undefined };

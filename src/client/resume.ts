@@ -6,6 +6,7 @@
  * @module
  */
 
+import { abortReason } from '../drivers/abort-watch.js';
 import { readAnswerOutcome, type ReadOutcome } from '../drivers/read-answer.js';
 import type { AnswerFormat, AnswerProgress } from '../reducers/answer.js';
 import type { AnswerDetail } from '../vocabulary/errors.js';
@@ -107,7 +108,7 @@ export async function readResumable(response: Response, read: ResumableRead): Pr
     try {
       await wait(retry ?? DEFAULT_RETRY_MS, signal);
     } catch {
-      return { kind: 'failed', failure: stopped(signal.reason, over(failure.detail, totals, read.maxBytes), 'the exchange'), format };
+      return { kind: 'failed', failure: stopped(abortReason(signal), over(failure.detail, totals, read.maxBytes), 'the exchange'), format };
     }
     const next = await reconnect(read, idHeader, over(failure.detail, totals, read.maxBytes));
     if (next === undefined) return restated('the server refused to resume the stream');

@@ -7,7 +7,7 @@
  * @module
  */
 
-import { abortReason, isAborted, watchAbort } from '../drivers/abort-watch.js';
+import { abortReason, isAborted, untilAborted } from '../drivers/abort-watch.js';
 import type { AnswerDetail } from '../vocabulary/errors.js';
 import { said, serverText, stopped, type Failure } from '../vocabulary/failure.js';
 import { fetchRejected } from './fetch-failure.js';
@@ -87,7 +87,7 @@ export async function sendRequest(route: RequestRoute, request: OutgoingRequest)
     try {
       response = await untilAborted(pending, signal, (late) => release(route, late));
     } catch (error) {
-      if (signal.aborted) return { kind: 'failed', failure: stopped(signal.reason, route.detail, 'the exchange') };
+      if (isAborted(signal)) return { kind: 'failed', failure: stopped(abortReason(signal), route.detail, 'the exchange') };
       return { kind: 'unanswered', ...fetchRejected(error, target, request.method, request.headers, route.detail) };
     }
     if (!isRedirect(response)) return { kind: 'response', response };
@@ -146,41 +146,6 @@ function redirectRefused(method: OutgoingRequest['method'], response: Response, 
     message: said`the server redirected the ${method} with HTTP ${status === 0 ? '3xx' : String(status)}${to}, not followed: ${why}`,
     detail: { ...route.detail, contentType: response.headers.get('content-type'), status, location: location ?? undefined },
   };
-}
-
-/**
- * `pending`, or the signal's reason as soon as it aborts: a `fetch` (or an `authProvider`) that
- * ignores the signal cannot hold the exchange past its deadline. A value that comes after the
- * abort is given to `late` (a response is released there). The signal is watched as a read
- * watches it, so nothing listening to it can hide the abort.
- */
-export function untilAborted<T>(pending: Promise<T>, signal: AbortSignal, late: (value: T) => void = () => undefined): Promise<T> {
-  return new Promise((resolvePromise, reject) => {
-    let told = false;
-    const onAbort = (): void => {
-      told = true;
-      reject(abortReason(signal));
-      pending.then(late, () => undefined);
-    };
-    if (isAborted(signal)) {
-      onAbort();
-      return;
-    }
-    const unwatch = watchAbort(signal, onAbort);
-    pending.then(
-      (value) => {
-        unwatch();
-        // Aborted first: the abort's own `then` hands the value to `late` (told at once here, if
-        // the signal's watch had yet to be: a caller's signal in workerd is told a turn late).
-        if (!isAborted(signal)) resolvePromise(value);
-        else if (!told) onAbort();
-      },
-      (error: unknown) => {
-        unwatch();
-        reject(error);
-      },
-    );
-  });
 }
 
 /** Releases a response that is not read, once `route` has been shown it (`onRelease`). */

@@ -13,7 +13,7 @@ import { listed, nothingRead, said, serverText, type Failure } from '../vocabula
 import { objectOf, type JsonObject, type JsonValue } from '../vocabulary/json-rpc.js';
 import { mcpRequestHeaders } from './mcp-request-headers.js';
 import { checkMcpHeaderParams } from './mcp-param-headers.js';
-import { untilAborted } from './send-request.js';
+import { isAborted, untilAborted } from '../drivers/abort-watch.js';
 import { Secrets } from '../vocabulary/secrets.js';
 
 /** Pages of `tools/list` read before giving up: a cursor that never ends stops here. */
@@ -94,7 +94,7 @@ export class ToolHeaders {
         // own. An abort of this call's signal ends the wait, and the call goes on without headers
         // to end as an aborted exchange does, before anything is sent.
         await (signal === undefined ? this.#reading : untilAborted(this.#reading, signal)).catch(() => undefined);
-        if (signal?.aborted === true) return { tool: undefined };
+        if (signal !== undefined && isAborted(signal)) return { tool: undefined };
         continue;
       }
       const reading = this.#fetchPage(this.#cursor, signal);

@@ -1,27 +1,8 @@
 /**
- * Watching an `AbortSignal` so that nothing else done with it can keep its abort from us, and
- * without leaving anything on it.
- *
- * - A caller's signal is watched through a follower, `AbortSignal.any([signal])`, made the first
- *   time the signal is watched and kept as long as it lives. The platform aborts a follower
- *   itself, after the signal's own listeners, so none of them can hide the abort from us: not
- *   one that throws or stops the event's propagation, nor merely being first (Node hands every
- *   later listener a `null` `currentTarget`). The caller's signal gets no listener of ours.
- * - workerd alone ends the whole dispatch at a listener that throws or stops the propagation, and
- *   its follower is only a listener: behind such a listener it never aborts. So there a caller's
- *   signal is also watched by `scheduler.wait` on it (see {@link waitNatively}), which workerd
- *   ends before it dispatches the event at all.
- * - A signal this package made ({@link ownController}: an exchange's deadline) gets no listener
- *   and no follower (one costs 8-20 µs to make, Node 20-26): its own `abort` tells its watchers.
- *   The event could not be trusted with it, for the signal is handed on — to a `fetch`, to a
- *   handler — whose listeners could stop it as well as a caller's.
- * - Every read that watches one signal shares one listener, added with the first watcher and
- *   removed with the last: one client-wide signal given to many concurrent reads is followed
- *   once, never once a read, and a watch leaves nothing behind when it ends.
- *
- * The signal is used through the platform's own `AbortSignal` and `EventTarget` members, not the
- * object's: an object that only looks like a signal is refused, and one whose methods were
- * replaced cannot break a read.
+ * Watching an `AbortSignal` so that nothing else done with it can hide its abort, leaving nothing
+ * on it: a caller's through one follower and one shared listener (and workerd's `scheduler.wait`),
+ * the package's own told by their `abort` (docs/guides/reliability.md, "Signals"). Signals are read
+ * through the platform's members, never the object's.
  * @module
  */
 
@@ -30,7 +11,7 @@ import { invalid } from '../vocabulary/check-argument.js';
 /** The watch on one signal: the watchers waiting for its abort, and the one listener that tells them. */
 interface Watch {
   readonly watchers: Set<() => void>;
-  /** What the listener is on: a caller's signal's follower (the signal, with no `AbortSignal.any`); none for a signal of our own. */
+  /** A caller's signal's follower (the signal itself without `AbortSignal.any`); none for our own. */
   readonly target: AbortSignal | undefined;
   readonly listener: () => void;
 }
@@ -51,7 +32,10 @@ export interface OwnController {
   abort(reason?: unknown): void;
 }
 
-/** A controller whose signal is this package's: its watchers are told by its `abort`, not by the event. */
+/**
+ * A controller whose signal this package hands on (to a `fetch`, a handler) whose listeners could
+ * stop its event: its `abort` tells its watchers itself (and it costs no follower, 8-20 µs).
+ */
 export function ownController(): OwnController {
   const controller = new AbortController();
   const { signal } = controller;
@@ -70,22 +54,21 @@ export function ownController(): OwnController {
   };
 }
 
-/** The platform's `AbortSignal` getters, looked up on first use (not at import). */
-let abortedGetter: ((this: AbortSignal) => unknown) | undefined;
-let reasonGetter: ((this: AbortSignal) => unknown) | undefined;
-
-function platformGetter(name: 'aborted' | 'reason'): (this: AbortSignal) => unknown {
-  return Object.getOwnPropertyDescriptor(AbortSignal.prototype, name)?.get as (this: AbortSignal) => unknown;
+/** The platform's getter of `AbortSignal.prototype[name]`, taken at load: no own property or later change stands in. */
+function platformGetter(name: 'aborted' | 'reason'): ((this: AbortSignal) => unknown) | undefined {
+  const descriptor = typeof AbortSignal === 'function' ? Object.getOwnPropertyDescriptor(AbortSignal.prototype, name) : undefined;
+  return typeof descriptor?.get === 'function' ? (descriptor.get as (this: AbortSignal) => unknown) : undefined;
 }
 
-/**
- * Whether `value` is a real `AbortSignal`: the platform's `aborted` getter checks its receiver's
- * brand (across realms too), and throws for anything else. Every supported runtime has it.
- */
+const abortedGetter = /* @__PURE__ */ platformGetter('aborted');
+const reasonGetter = /* @__PURE__ */ platformGetter('reason');
+
+/** Whether `value` is a real `AbortSignal` of any realm: the platform's getter throws for anything else. */
 export function isAbortSignal(value: unknown): value is AbortSignal {
-  if (typeof value !== 'object' || value === null) return false;
+  // A runtime without the getter cannot tell a signal: it takes none.
+  if (typeof value !== 'object' || value === null || abortedGetter === undefined) return false;
   try {
-    isAborted(value as AbortSignal);
+    abortedGetter.call(value as AbortSignal);
     return true;
   } catch {
     return false;
@@ -93,8 +76,7 @@ export function isAbortSignal(value: unknown): value is AbortSignal {
 }
 
 /**
- * `signal`, checked: `undefined`, or a real `AbortSignal` — an object that merely looks like one
- * could abort unseen. The one rule for every option that takes a signal.
+ * `signal`, checked: `undefined` or a real `AbortSignal`, the one rule of every option that takes one.
  * @throws TypeError naming the option `name` for anything else.
  */
 export function checkSignal(name: string, signal: unknown): AbortSignal | undefined {
@@ -104,18 +86,17 @@ export function checkSignal(name: string, signal: unknown): AbortSignal | undefi
 
 /** Whether the signal has aborted, read through the platform's getter. */
 export function isAborted(signal: AbortSignal): boolean {
-  return (abortedGetter ??= platformGetter('aborted')).call(signal) === true;
+  return (abortedGetter === undefined ? signal.aborted : abortedGetter.call(signal)) === true;
 }
 
 /** The signal's abort reason, read through the platform's getter. */
 export function abortReason(signal: AbortSignal): unknown {
-  return (reasonGetter ??= platformGetter('reason')).call(signal);
+  return reasonGetter === undefined ? signal.reason : reasonGetter.call(signal);
 }
 
 /**
- * Calls `onAbort` once when `signal` aborts, unless the returned function was called first. The
- * returned function must be called when the read ends: with the last watcher of a signal goes
- * its listener. The caller checks {@link isAborted} first: an aborted signal never fires again.
+ * Calls `onAbort` once when `signal` aborts, unless the returned function, which the caller calls
+ * when it is done, came first. The caller checks {@link isAborted} first.
  */
 export function watchAbort(signal: AbortSignal, onAbort: () => void): () => void {
   const watch = watches.get(signal) ?? startWatch(signal);
@@ -127,7 +108,7 @@ export function watchAbort(signal: AbortSignal, onAbort: () => void): () => void
   };
 }
 
-/** The first watcher of `signal` since it was last watched: its one listener (on its follower), unless the signal is our own. */
+/** The first watch of `signal` since it was last watched: its one listener, on its follower, unless it is our own. */
 function startWatch(signal: AbortSignal): Watch {
   const watch: Watch = { watchers: new Set(), target: ownSignals.has(signal) ? undefined : followerOf(signal), listener: () => notify(signal, watch) };
   watches.set(signal, watch);
@@ -144,16 +125,9 @@ const NATIVE_WAIT_MS = 10_000;
 type NativeScheduler = { wait?: (ms: number, options: { signal: AbortSignal }) => Promise<unknown> };
 
 /**
- * In workerd, also watches a caller's signal the one way its listeners cannot hide: workerd
- * aborts a signal by cancelling its native operations first, and only then dispatches the
- * event, which stops at the first listener that throws or stops the propagation (the
- * follower's listener after it included). `scheduler.wait(ms, { signal })` is such an
- * operation, and only workerd has it: it rejects on the next turn after the abort, whatever the
- * listeners did. It is no listener on the signal, and a timer, not a poll: one wait a watch,
- * renewed every {@link NATIVE_WAIT_MS} while the watch lasts, and left to run out (doing
- * nothing) once it has ended. A wait that cannot start, or fails with the signal not aborted, is
- * not renewed (the next watch tries again); one that ends after the follower told the watchers
- * finds its watch gone.
+ * In workerd, whose dispatch ends at a listener that throws (the follower's after it too), also
+ * waits on the signal natively: `scheduler.wait` is cancelled before the event. One timer a watch,
+ * renewed while it lasts; a wait that fails unaborted is not renewed.
  */
 function waitNatively(signal: AbortSignal, watch: Watch): void {
   const scheduler = (globalThis as { scheduler?: NativeScheduler }).scheduler;
@@ -173,10 +147,7 @@ function waitNatively(signal: AbortSignal, watch: Watch): void {
 /** The platform's `AbortSignal.any`, looked up on first use; `null` where there is none. */
 let anyOf: ((signals: AbortSignal[]) => AbortSignal) | null | undefined;
 
-/**
- * What to listen on for a caller's `signal`'s abort: its follower, which only this package
- * listens to (the signal itself where the platform has no `AbortSignal.any`).
- */
+/** What to listen on for a caller's signal: its follower, made once (the signal itself without `AbortSignal.any`). */
 function followerOf(signal: AbortSignal): AbortSignal {
   let follower = followers.get(signal);
   if (follower === undefined) {
@@ -187,11 +158,7 @@ function followerOf(signal: AbortSignal): AbortSignal {
   return follower;
 }
 
-/**
- * Hands the abort to every watcher, in order — not one whose watch ended meanwhile. Each is
- * called whatever an earlier one did: one that throws cannot leave a later read unreleased (its
- * error is rethrown on a microtask, for the platform to report).
- */
+/** Hands the abort to every watcher still watching, whatever an earlier one threw (rethrown on a microtask). */
 function notify(signal: AbortSignal, watch: Watch): void {
   if (watches.get(signal) === watch) watches.delete(signal);
   for (const onAbort of watch.watchers) {
@@ -206,11 +173,7 @@ function notify(signal: AbortSignal, watch: Watch): void {
   }
 }
 
-/**
- * Aborts `controller` with the reason of the first of `signals` to abort — at once when one
- * already has. The returned function removes every watch; call it when the work ends. So an
- * exchange follows its caller's signals with the one shared listener each, as a read does.
- */
+/** Aborts `controller` with the reason of the first of `signals` to abort; the returned function ends the watches. */
 export function followAborts(controller: OwnController, signals: readonly (AbortSignal | undefined)[]): () => void {
   const stops: (() => void)[] = [];
   const stopAll = (): void => {
@@ -231,4 +194,36 @@ export function followAborts(controller: OwnController, signals: readonly (Abort
     );
   }
   return stopAll;
+}
+
+/**
+ * `pending`, or the signal's reason as soon as it aborts: what ignores the signal cannot hold the
+ * caller past it. A value that comes after the abort is given to `late` (to release it).
+ */
+export function untilAborted<T>(pending: Promise<T>, signal: AbortSignal, late: (value: T) => void = () => undefined): Promise<T> {
+  return new Promise((resolvePromise, reject) => {
+    let told = false;
+    const onAbort = (): void => {
+      told = true;
+      reject(abortReason(signal));
+      pending.then(late, () => undefined);
+    };
+    if (isAborted(signal)) {
+      onAbort();
+      return;
+    }
+    const unwatch = watchAbort(signal, onAbort);
+    pending.then(
+      (value) => {
+        unwatch();
+        // Aborted first: the value goes to `late` (told here if the watch was not yet: workerd is a turn late).
+        if (!isAborted(signal)) resolvePromise(value);
+        else if (!told) onAbort();
+      },
+      (error: unknown) => {
+        unwatch();
+        reject(error);
+      },
+    );
+  });
 }

@@ -1,17 +1,13 @@
 /**
- * Moving a body's chunks to a reducer, whatever shape the body has: a `ReadableStream` (fetch,
- * web streams) or any `AsyncIterable` (Node's `http.IncomingMessage`, undici's `request()` body,
- * an async generator). Nothing here reads the bytes; it pulls them, checks they are bytes, and
- * releases the source on every exit.
- *
- * Releasing: a stream is cancelled; an iterator is returned, and a source with a `destroy()`
- * method (a Node stream) is destroyed too, since a Node stream's iterator cannot be returned
- * while a read is pending, nor before its first read.
+ * A body's chunks pulled, checked to be bytes, and the body released on every exit: a stream
+ * cancelled; an iterator returned and a `destroy()` called (a Node stream's iterator cannot be
+ * returned while a read is pending, nor before its first).
  * @module
  */
 
 import { abortReason, isAborted, watchAbort } from './abort-watch.js';
 import { invalid } from '../vocabulary/check-argument.js';
+import { isUint8Array } from '../reducers/uint8-array.js';
 
 /** A body the adapters read: a web `ReadableStream` of bytes or any async iterable of them. */
 export type ByteSource = ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>;
@@ -19,29 +15,22 @@ export type ByteSource = ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>;
 /** The pulling side of a {@link ByteSource}, opened by a {@link BodyShape}. */
 export interface Chunks {
   /**
-   * The next chunk, or `undefined` at the end of the source. Rejects with the source's own
-   * error, or a `TypeError` for a chunk that is not a `Uint8Array`. After the signal aborts, the
-   * pending read settles at once (as an end); the caller checks the signal after every read.
+   * The next chunk, or `undefined` at the end (or at once after an abort: the caller checks the
+   * signal). Rejects with the source's error, or a `TypeError` for a chunk that is no `Uint8Array`.
    */
   next(): Promise<Uint8Array | undefined>;
   /** Ends the pulling: releases the source (with `reason`) unless it ended by itself. Never throws. */
   close(reason?: unknown): void;
 }
 
-/**
- * One family of bodies: how to tell one and how to open it. An entry point that takes only
- * streams (`readAnswer`: a fetch body is one) uses {@link STREAM_BODY}, so that a bundle of it
- * leaves the async-iterable puller out.
- */
+/** One family of bodies, told and opened: {@link STREAM_BODY} keeps the iterable puller out of a bundle. */
 export interface BodyShape<B extends ByteSource = ByteSource> {
   /** What a body of this shape is, for an error message. */
   readonly what: string;
   /** Whether `value` is a body of this shape. */
   readonly accepts: (value: unknown) => value is B;
   /**
-   * Opens `source` for pulling. With a `signal`, an abort releases the source at once, and a
-   * source that always has a chunk ready is paced so that the signal's timer can run (see
-   * {@link pacer}).
+   * Opens `source` for pulling; with a `signal`, an abort releases it at once, and reads are paced.
    * @throws TypeError when the source cannot be read (a locked stream).
    */
   readonly open: (source: B, signal: AbortSignal | undefined) => Chunks;
@@ -63,11 +52,7 @@ export const ANY_BODY: BodyShape = {
     new PulledChunks(isStream(source) ? new StreamPuller(source) : new IterablePuller(source, signal !== undefined), signal),
 };
 
-/**
- * {@link Chunks} over a {@link Puller}. A class, not a set of closures: a read of a small answer
- * opens one, so what it allocates is paid on every call. Its members, and the pullers', are `#`
- * names, which a minifier shortens.
- */
+/** {@link Chunks} over a {@link Puller}: a class, not closures, allocating less a read, with `#` names a minifier shortens. */
 class PulledChunks implements Chunks {
   readonly #puller: Puller;
   /** The source ended or failed by itself: nothing to release. */
@@ -109,7 +94,7 @@ class PulledChunks implements Chunks {
 
   // Made once an open, not once a read: every read hands them to `then`.
   readonly #settle = (result: IteratorResult<unknown>): Uint8Array | undefined => {
-    if (result.done !== true) return checkChunk(result.value);
+    if (result.done !== true) return checkBodyChunk(result.value);
     if (!this.#released) this.#finished = true; // not the end an abort's release forced
     return undefined;
   };
@@ -126,10 +111,7 @@ class PulledChunks implements Chunks {
   }
 }
 
-/**
- * Releases a source that was never read (a refused content type, an aborted signal), so that the
- * connection under it closes. Never throws.
- */
+/** Releases a source that was never read, so that the connection under it closes. Never throws. */
 export function discard<B extends ByteSource>(shape: BodyShape<B>, source: B, reason?: unknown): void {
   try {
     shape.open(source, undefined).close(reason);
@@ -138,24 +120,10 @@ export function discard<B extends ByteSource>(shape: BodyShape<B>, source: B, re
   }
 }
 
-/**
- * `value` as a chunk of bytes, or a `TypeError` naming what it is. The check is the platform's
- * own (a typed array's internal name), so a `DataView` or a `Float64Array` whose
- * `Symbol.toStringTag` claims `Uint8Array` is refused, while a Uint8Array from another realm, or
- * a subclass of it (as Node's buffers are) is accepted.
- */
-export function checkChunk(value: unknown): Uint8Array {
-  if (ArrayBuffer.isView(value) && typedArrayName(value) === 'Uint8Array') return value as Uint8Array;
+/** `value`, a chunk a body gave, as bytes; a `TypeError` naming what it is when it is not a `Uint8Array`. */
+export function checkBodyChunk(value: unknown): Uint8Array {
+  if (isUint8Array(value)) return value;
   throw invalid('a body chunk', 'a Uint8Array', value);
-}
-
-/** The platform's `%TypedArray%.prototype[Symbol.toStringTag]` getter, looked up on first use. */
-let typedArrayTag: ((this: ArrayBufferView) => unknown) | undefined;
-
-function typedArrayName(view: ArrayBufferView): unknown {
-  typedArrayTag ??= Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Uint8Array.prototype) as object, Symbol.toStringTag)
-    ?.get as (this: ArrayBufferView) => unknown;
-  return typedArrayTag.call(view);
 }
 
 /** How one shape of source is pulled and released. */
@@ -186,8 +154,7 @@ class StreamPuller implements Puller {
     return this.#reader.read();
   }
 
-  // A cancel settles a pending read (as done) at once; it is not awaited, so a source whose
-  // cancel hangs cannot hold the read.
+  // Not awaited: a cancel settles a pending read at once, and one that hangs holds nothing.
   release(reason: unknown): void {
     observe(() => this.#reader.cancel(reason));
   }
@@ -201,11 +168,7 @@ class StreamPuller implements Puller {
   }
 }
 
-/**
- * An iterator's pending `next` cannot be cancelled, so when an abort may release the source
- * mid-read (`interruptible`), each read is a promise of our own that the release settles (as
- * done) while the iterator's read is still pending.
- */
+/** An iterator's pending `next` cannot be cancelled: when an abort may come, a read is a promise the release settles. */
 class IterablePuller implements Puller {
   #iterator: AsyncIterator<unknown> | undefined;
   #wake: ((result: IteratorResult<unknown>) => void) | undefined;
@@ -236,7 +199,7 @@ class IterablePuller implements Puller {
     const iterable = this.#iterable;
     // Even an iterator never read is returned: an async generator then never starts.
     observe(() => (this.#iterator ??= iterable[Symbol.asyncIterator]()).return?.());
-    // Its `destroy` read inside the step too: a getter that throws is one more release that failed.
+    // `destroy` read inside the step: a getter that throws is a release that failed.
     observe(() => {
       const destroy = (iterable as { destroy?: unknown }).destroy;
       return typeof destroy === 'function' ? destroy.call(iterable) : undefined;
@@ -258,9 +221,8 @@ function observe(step: () => unknown): void {
 function ignore(): void {}
 
 /**
- * A read that always finds a chunk ready runs on microtasks only, and no timer — the signal's
- * deadline among them — fires until it ends. So now and then (checked every few dozen chunks,
- * never per chunk) the read gives the event loop one macrotask.
+ * A read that always finds a chunk ready runs on microtasks only, and no timer (a deadline) fires:
+ * every PACE_MS at most, checked every PACE_CHUNKS chunks, it gives the event loop a macrotask.
  */
 function pacer(): () => Promise<void> | undefined {
   let reads = 0;

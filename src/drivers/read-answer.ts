@@ -1,14 +1,6 @@
 /**
- * The answer driver: `readAnswerBody` moves a body's chunks (any shape, see `chunk-source.ts`)
- * into the answer reducer and acts on its outcome; `readAnswer` is the same over a fetch
- * `Response`. Every decision about bytes is the reducer's.
- *
- * Its one promise besides the answer: it holds no stream. Every exit — answered, refused, over
- * budget, aborted, failed, or a throwing `onMessage` — leaves the body cancelled (returned,
- * destroyed) or fully read, with no reader locked and no read pending.
- *
- * A read settles through a {@link Settle}: the public entries throw an `AnswerError`; the
- * exchange (`readAnswerOutcome`) takes the outcome as a value, with how the answer was read.
+ * The answer driver: a body's chunks into the answer reducer, its outcome settled (thrown by the
+ * public entries, a value for the exchange), and the body released on every exit.
  * @module
  */
 
@@ -17,47 +9,31 @@ import {
   answer,
   answerEnd,
   answerProgress,
-  startAnswer,
+  uncheckedAnswerStart,
   type AnswerFormat,
   type AnswerOutcome,
   type AnswerProgress,
   type AnswerState,
 } from '../reducers/answer.js';
-import { startSelection } from '../reducers/selector.js';
+import { uncheckedSelectStart } from '../reducers/selector.js';
 import { invalid } from '../vocabulary/check-argument.js';
 import { ANY_BODY, discard, STREAM_BODY, type BodyShape, type ByteSource, type Chunks } from './chunk-source.js';
 import { mimeEssence } from '../vocabulary/content-type.js';
 import type { AnswerDetail, MalformedReason } from '../vocabulary/errors.js';
-import { answerError, describedText, said, serverText, stopped, withCause, type Failure } from '../vocabulary/failure.js';
+import { answerError, describedText, nothingRead, said, serverText, stopped, withCause, type Failure } from '../vocabulary/failure.js';
 import type { JsonRpcMessage, JsonRpcResponse } from '../vocabulary/json-rpc.js';
 import { checkReadAnswerOptions, type CheckedOptions, type ReadAnswerOptions } from './read-options.js';
 
-/**
- * The `Accept` header an MCP client sends with a POST: servers answer 406 to a client that does
- * not offer both types.
- */
+/** The `Accept` header an MCP client sends with a POST: servers answer 406 without both types. */
 export const ACCEPT = 'application/json, text/event-stream';
 
 /** What an abort stopped, for its error message. */
 const READING = 'reading the answer';
 
 /**
- * Reads the JSON-RPC answer to one request from a Streamable HTTP response and releases the body.
- *
- * - `text/event-stream`: read incrementally; resolves as soon as the answer's event is complete
- *   and cancels the rest of the body. Events before it (notifications, server requests, priming
- *   events, comments) are passed over. At the end of the body, a final event not yet closed by a
- *   blank line is still dispatched: a closed body is a finished answer — unlike `EventSource`,
- *   which drops an event cut off by a lost connection.
- * - `application/json`: the whole body (within `maxBytes`) is one message or a batch, decoded as
- *   `Response.json()` would.
- * - Anything else: rejects with `unsupported_content_type` without reading the body.
- *
- * The HTTP status is not judged: a 4xx whose body is a JSON-RPC error answers like any other.
- * This is {@link readAnswerBody} over the response's body and `Content-Type` header; a fetch body
- * is a `ReadableStream`, so `readAnswer` takes no other shape (and a bundle of it carries no
- * async-iterable reader).
- *
+ * Reads the JSON-RPC answer to one request from a Streamable HTTP response (`text/event-stream`,
+ * as soon as its event is complete, or `application/json`) and releases the body. The HTTP status
+ * is not judged. How each format is read: the answer-path guide.
  * @returns The answer exactly as `JSON.parse` produced it: a result or an error response alike.
  * @throws {@link AnswerError} for a failed read; `TypeError`/`RangeError` for bad arguments, or a
  *   body that was already used. Whatever `onMessage` throws is rethrown as it is.
@@ -72,14 +48,8 @@ export function readAnswer(response: Response, options?: ReadAnswerOptions): Pro
 }
 
 /**
- * {@link readAnswer}'s contract over a body that is not a fetch `Response`: a web
- * `ReadableStream`, any `AsyncIterable` of `Uint8Array` (Node's `http.IncomingMessage`, undici's
- * `request()` body), or `null` for no body. Same options, same errors.
- *
- * On every exit before the body's end, the body is released: a stream is cancelled, an iterator
- * returned, and a source with a `destroy()` method (a Node stream) destroyed, so the connection
- * under it closes.
- *
+ * {@link readAnswer} over a body that is not a `Response`: a web `ReadableStream`, any
+ * `AsyncIterable` of `Uint8Array` (a Node stream, destroyed on release), or `null` for none.
  * @param contentType The response's `Content-Type` header as received (`null` or `undefined`
  *   when it had none); a header that holds several values is read as Fetch reads it.
  * @returns The answer exactly as `JSON.parse` produced it.
@@ -104,20 +74,13 @@ export type ReadOutcome =
   /** `format`: how the body was framed, where it was read at all. */
   | { readonly kind: 'failed'; readonly failure: Failure; readonly format: AnswerFormat | undefined };
 
-/**
- * {@link readAnswer} for the exchange: the same read, whose outcome is a value. Only the
- * caller's own errors are thrown: a bad argument, and what `onMessage` throws.
- */
+/** {@link readAnswer} for the exchange: the outcome a value; only a bad argument and what `onMessage` throws are thrown. */
 export function readAnswerOutcome(response: Response, options: CheckedOptions): Promise<ReadOutcome> {
   checkResponse(response);
   return readBody(STREAM_BODY, response.body, response.headers.get('content-type'), options, AS_VALUE);
 }
 
-/**
- * How a read settles: with the answer and what was read, or with a failure. An object with two
- * methods rather than a promise chain after the read: a small answer's read is mostly promises
- * and microtask turns, and a `.then` per read would add one of each.
- */
+/** How a read settles, answered or failed: two methods, not a `.then` a read (a promise and a turn each). */
 interface Settle<R> {
   answer(answer: JsonRpcResponse, progress: AnswerProgress, format: AnswerFormat): R;
   failed(failure: Failure, format: AnswerFormat | undefined): R;
@@ -145,11 +108,7 @@ function checkResponse(response: Response): void {
   if (response.bodyUsed) throw new TypeError('the response body has already been read');
 }
 
-/**
- * The checks and refusals of every entry point, then the read. The entry points are plain
- * functions that turn a throw here into a rejection: an async layer around `readFormat` would
- * add a promise and its microtask turns to every read.
- */
+/** The checks and refusals of every entry point, then the read (no async layer: a promise and turns a read). */
 function readBody<B extends ByteSource, R>(
   shape: BodyShape<B>,
   body: B | null,
@@ -185,18 +144,24 @@ function settled<R>(settle: Settle<R>, failure: Failure, format: AnswerFormat | 
   return new Promise((resolve) => resolve(settle.failed(failure, format)));
 }
 
-/** Reads a body whose format is known, with checked options; releases the body on every exit. */
-async function readFormat<R>(
-  chunks: Chunks | null,
-  format: AnswerFormat,
-  header: string | null,
-  { requestId, maxBytes, signal, onMessage }: CheckedOptions,
-  settle: Settle<R>,
-): Promise<R> {
-  let state = startAnswer(format, maxBytes, startSelection(requestId));
-  let cancelReason: unknown;
-  if (chunks === null) return end(); // no body at all reads as an empty one
+/**
+ * One read in progress, passed to plain functions, never closed over nor a receiver: an error
+ * keeps the functions on its stack alive, and with them the body read so far.
+ */
+interface Read<R> extends CheckedOptions {
+  state: AnswerState;
+  /** What the body is released with: an abort's reason, or what `onMessage` threw. */
+  cancelReason: unknown;
+  readonly format: AnswerFormat;
+  readonly header: string | null;
+  readonly settle: Settle<R>;
+}
 
+/** Reads a body whose format is known, with checked options; releases the body on every exit. */
+async function readFormat<R>(chunks: Chunks | null, format: AnswerFormat, header: string | null, options: CheckedOptions, settle: Settle<R>): Promise<R> {
+  const read: Read<R> = { ...options, state: uncheckedAnswerStart(format, options.maxBytes, uncheckedSelectStart(options.requestId)), cancelReason: undefined, format, header, settle };
+  if (chunks === null) return endRead(read); // no body at all reads as an empty one
+  const { signal } = options;
   try {
     for (;;) {
       let chunk: Uint8Array | undefined;
@@ -204,64 +169,68 @@ async function readFormat<R>(
         chunk = await chunks.next();
       } catch (error) {
         // A body fetched with the same signal errors with the abort reason before our watcher
-        // runs: that is an abort, not a failed stream.
-        if (signal !== undefined && isAborted(signal)) return settle.failed(stoppedBy(signal), format);
-        return settle.failed(withCause({ code: 'stream_failed', message: said`the response body failed while being read: ${describedText(error)}`, detail: detailOf() }, error), format);
+        // runs: that is an abort (below), not a failed stream.
+        if (signal === undefined || !isAborted(signal)) {
+          return failed(read, withCause({ code: 'stream_failed', message: said`the response body failed while being read: ${describedText(error)}`, detail: detailOf(read) }, error));
+        }
       }
       // Checked after every read: a chunk already queued, or the body's end, does not outrun an abort.
-      if (signal !== undefined && isAborted(signal)) return settle.failed(stoppedBy(signal), format);
-      if (chunk === undefined) return end();
-      const read = answer(state, chunk);
-      state = read.state;
-      const stop = report(read.messages);
-      if (stop !== undefined) return settle.failed(stop, format);
-      if (read.outcome !== undefined) return outcome(read.outcome);
+      if (signal !== undefined && isAborted(signal)) return stoppedBy(read, signal);
+      if (chunk === undefined) return endRead(read);
+      const step = answer(read.state, chunk);
+      read.state = step.state;
+      if (reported(read, step.messages)) return stoppedBy(read, signal!);
+      if (step.outcome !== undefined) return outcomeOf(read, step.outcome);
     }
   } finally {
-    chunks.close(cancelReason);
+    chunks.close(read.cancelReason);
   }
+}
 
-  /** Ends the body: what was pending is dispatched and reported, then the outcome settles. */
-  function end(): R {
-    const ended = answerEnd(state);
-    state = ended.state;
-    const stop = report(ended.messages);
-    return stop !== undefined ? settle.failed(stop, format) : outcome(ended.outcome);
-  }
+/** Ends the body: what was pending is dispatched and reported, then the outcome settles. */
+function endRead<R>(read: Read<R>): R {
+  const ended = answerEnd(read.state);
+  read.state = ended.state;
+  return reported(read, ended.messages) ? stoppedBy(read, read.signal!) : outcomeOf(read, ended.outcome);
+}
 
-  /**
-   * Gives each message to `onMessage`; the signal is checked after every call, as it may abort
-   * it: the failure of that stop is returned. What `onMessage` throws goes up as it is.
-   */
-  function report(messages: readonly JsonRpcMessage[]): Failure | undefined {
-    if (onMessage === undefined) return undefined;
-    for (const message of messages) {
-      try {
-        onMessage(message);
-      } catch (error) {
-        cancelReason = error;
-        throw error;
-      }
-      if (signal !== undefined && isAborted(signal)) return stoppedBy(signal);
+/**
+ * Gives each message to `onMessage`, and says whether one of those calls aborted the signal: the
+ * read stops there. What `onMessage` throws goes up as it is, and the body is released with it.
+ */
+function reported<R>(read: Read<R>, messages: readonly JsonRpcMessage[]): boolean {
+  const { onMessage, signal } = read;
+  if (onMessage === undefined) return false;
+  for (const message of messages) {
+    try {
+      onMessage(message);
+    } catch (error) {
+      read.cancelReason = error;
+      throw error;
     }
-    return undefined;
+    if (signal !== undefined && isAborted(signal)) return true;
   }
+  return false;
+}
 
-  /** The failure of a stop by `aborted`, with what had been read; the body is released with its reason. */
-  function stoppedBy(aborted: AbortSignal): Failure {
-    cancelReason = abortReason(aborted);
-    return stopped(cancelReason, detailOf(), READING);
-  }
+/** The read stopped by `aborted`, with what had been read; the body is released with its reason. */
+function stoppedBy<R>(read: Read<R>, aborted: AbortSignal): R {
+  read.cancelReason = abortReason(aborted);
+  return failed(read, stopped(read.cancelReason, detailOf(read), READING));
+}
 
-  /** The answer, or the failure that says why there is none: only a failure reads what had been read. */
-  function outcome(found: AnswerOutcome): R {
-    if (found.kind === 'answer') return settle.answer(found.answer, answerProgress(state), format);
-    return settle.failed(failureOf(found, format, detailOf()), format);
-  }
+/** The answer, or the failure that says why there is none: only a failure reads what had been read. */
+function outcomeOf<R>(read: Read<R>, found: AnswerOutcome): R {
+  if (found.kind === 'answer') return read.settle.answer(found.answer, answerProgress(read.state), read.format);
+  return failed(read, failureOf(found, read.format, detailOf(read)));
+}
 
-  function detailOf(): AnswerDetail {
-    return detail(header, maxBytes, state);
-  }
+function failed<R>(read: Read<R>, failure: Failure): R {
+  return read.settle.failed(failure, read.format);
+}
+
+function detailOf<R>(read: Read<R>): AnswerDetail {
+  return detail(read.header, read.maxBytes, read.state);
 }
 
 function formatOf(essence: string | undefined): AnswerFormat | undefined {
@@ -297,15 +266,5 @@ function count(n: number, noun: string): string {
 }
 
 function detail(contentType: string | null, maxBytes: number, state: AnswerState | undefined): AnswerDetail {
-  return { contentType, maxBytes, ...(state === undefined ? NOTHING_READ : answerProgress(state)) };
+  return state === undefined ? nothingRead(maxBytes, contentType) : { contentType, maxBytes, ...answerProgress(state) };
 }
-
-/** The progress of a read refused before it began. */
-const NOTHING_READ: AnswerProgress = /* @__PURE__ */ Object.freeze({
-  bytesRead: 0,
-  events: 0,
-  messages: 0,
-  ignored: 0,
-  lastEventId: '',
-  retry: undefined,
-});

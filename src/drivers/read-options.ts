@@ -1,6 +1,5 @@
 /**
- * The options of `readAnswer` and `readAnswerBody`, and their check: every option is checked
- * before the body is touched, so a bad one leaves the body as it was.
+ * The options of `readAnswer` and `readAnswerBody`, each checked before the body is touched.
  * @module
  */
 
@@ -12,31 +11,20 @@ import type { JsonRpcMessage, JsonRpcRequestId } from '../vocabulary/json-rpc.js
 /** Options for {@link readAnswer} and {@link readAnswerBody}. */
 export interface ReadAnswerOptions {
   /**
-   * The id of the request this is the answer to: a string or an integer, as MCP's request ids
-   * are. When given, a response with another id is passed over (ids compare strictly: `1` is not
-   * `"1"`), except an error response with `id: null`, which answers. When omitted, the first
-   * response answers.
+   * The request's id (a string or an integer): a response with another id is passed over (`1` is
+   * not `"1"`), but an error with `id: null` answers. Omitted: the first response answers.
    */
   readonly requestId?: JsonRpcRequestId | undefined;
-  /**
-   * The cap on body bytes read: default 16 MiB (`DEFAULT_MAX_BYTES`); any whole number of bytes;
-   * `Infinity` for none.
-   */
+  /** The cap on body bytes read: default 16 MiB (`DEFAULT_MAX_BYTES`), `Infinity` for none. */
   readonly maxBytes?: number | undefined;
   /**
-   * Stops reading and releases the body when aborted: the error's code is `timeout` when the
-   * signal's reason is a `TimeoutError` (as from `AbortSignal.timeout(ms)`), `aborted` otherwise.
-   * Without a signal there is no deadline: a server that never finishes its answer is waited on.
-   * One signal may be shared by any number of reads: it holds one listener for all of them.
+   * Stops reading and releases the body when aborted: `timeout` for a `TimeoutError` reason,
+   * `aborted` otherwise. Without one there is no deadline. Any number of reads may share one.
    */
   readonly signal?: AbortSignal | undefined;
   /**
-   * Called synchronously with every message passed over, in order: notifications, server
-   * requests, responses to other requests, batch elements. Its return value is ignored (never
-   * awaited). If it throws, reading stops, the body is released, and the read rejects with
-   * that same error. If it aborts the signal, reading stops there too, even when the answer is
-   * already read. A promise it returns is not observed either: an async callback must handle
-   * its own rejections.
+   * Called synchronously with every message passed over, in order; never awaited. What it throws
+   * stops the read, which rejects with it; an abort of the signal in it stops the read too.
    */
   readonly onMessage?: ((message: JsonRpcMessage) => void) | undefined;
 }
@@ -51,8 +39,7 @@ export interface CheckedOptions {
 
 /**
  * Checks every option, reading each once.
- * @throws TypeError naming the option for a value of the wrong type (a `signal` that is not a
- *   real `AbortSignal` among them), RangeError for a number out of range.
+ * @throws TypeError naming the option for a value of the wrong type, RangeError for one out of range.
  */
 export function checkReadAnswerOptions(options: unknown): CheckedOptions {
   const { requestId, maxBytes, signal, onMessage } = optionsObject(options) as Record<keyof ReadAnswerOptions, unknown>;

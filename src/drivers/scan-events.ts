@@ -14,10 +14,7 @@ import { scan, scanEnd, scanStart, type ScanState, type SseEvent } from '../redu
 
 /** Options for {@link scanEvents}. */
 export interface ScanEventsOptions {
-  /**
-   * Stops the loop when aborted: the source is released at once and the loop throws the
-   * signal's reason (as `signal.throwIfAborted()` would).
-   */
+  /** Stops the loop when aborted: the source released at once, the loop throws the signal's reason. */
   readonly signal?: AbortSignal | undefined;
   /** At the source's end, dispatch an event not yet closed by a blank line (as `scanEnd`). */
   readonly dispatchIncomplete?: boolean | undefined;
@@ -32,13 +29,9 @@ export interface ScanEventsOptions {
 }
 
 /**
- * The server-sent events of `source`, in order, as an async iterable:
- * `for await (const event of scanEvents(response.body)) …`.
- *
- * The source is read only while the loop runs. Breaking out of the loop, throwing in it, an
- * abort of `signal`, or `return()` / `throw()` before the first `next()` releases the source: a stream is cancelled, an iterator returned, and a
- * source with a `destroy()` method (a Node stream) destroyed. An error of the source reaches the
- * loop as it is; a chunk that is not a `Uint8Array` is a `TypeError` there.
+ * The server-sent events of `source`, in order: `for await (const event of scanEvents(body))`.
+ * Read only while the loop runs; leaving it in any way releases the source. A source's error
+ * reaches the loop as it is; a chunk that is not a `Uint8Array` is a `TypeError` there.
  *
  * @param source A web `ReadableStream` of bytes, or any async iterable of `Uint8Array` (Node's
  *   `http.IncomingMessage`, undici's `request()` body).
@@ -59,11 +52,7 @@ export function scanEvents(
   return releasingUnstarted(events(chunks, signal, dispatchIncomplete === true, cap), chunks);
 }
 
-/**
- * An async generator's body never runs when it is returned or thrown into before its first
- * `next()`, so its `finally` cannot release the source then: this wrapper does. (An abort before
- * the first `next()` is released by the opened chunks themselves, which watch the signal.)
- */
+/** Releases the source of a generator returned or thrown into before its first `next()`, whose `finally` never runs. */
 function releasingUnstarted(
   generator: AsyncGenerator<SseEvent, void, undefined>,
   chunks: { close(reason?: unknown): void },

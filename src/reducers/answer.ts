@@ -1,22 +1,16 @@
 /**
- * The answer reducer: budget guard → scanner → selector, composed into one pure
- * `(state, chunk) → (state, output)`. This is the whole of reading an answer but the I/O; the
- * drivers only move chunks into it and act on its outcome.
- *
- * Each body format has its own state, step and end — change how one format is read there:
- * - `event-stream` (`readEventStream`, `endEventStream`): chunks are scanned as they come, and
- *   the answer is ready as soon as its event is complete;
- * - `json` (`readJson`, `endJson`): the whole body, within the budget, is one message or a batch,
- *   decoded as growing text (`growing-text.ts`) and selected by the same rules at its end.
+ * The answer reducer: budget → scanner → selector, one pure step, all of reading an answer but
+ * the I/O. Each body format has its own state, step and end (docs/guides/answer-path.md).
  * @module
  */
 
-import { budgetStart, withinBudget } from './budget.js';
+import { budgetStart, cutToBudget } from './budget.js';
 import { invalid, optionsObject } from '../vocabulary/check-argument.js';
 import type { MalformedReason } from '../vocabulary/errors.js';
 import { decodedTextOf, decodeOnto, NO_BYTES, type DecodedText } from './growing-text.js';
 import type { JsonRpcMessage, JsonRpcRequestId, JsonRpcResponse } from '../vocabulary/json-rpc.js';
 import { parseJson } from './parse-json.js';
+import { checkChunk } from './uint8-array.js';
 import { extendedByOneCharacter, scanChunk, scanEnd, scanStart, type ScanState, type SseEvent } from './scanner.js';
 import { select, selectEnd, selectStart, selectValue, type SelectResult, type SelectState } from './selector.js';
 
@@ -37,7 +31,7 @@ export interface AnswerMalformed {
   readonly kind: 'malformed_answer';
   /** Why: no message, no response to the request, or (`json` only) a body that is not JSON. */
   readonly reason: Exclude<MalformedReason, 'invalid_result'>;
-  /** For `invalid_json`: the `SyntaxError` from `JSON.parse`. */
+  /** For `invalid_json`: a `SyntaxError` with `JSON.parse`'s message. */
   readonly cause?: unknown;
 }
 
@@ -60,48 +54,39 @@ export interface AnswerOptions {
   readonly maxBytes?: number | undefined;
 }
 
-/**
- * The answer reducer's state while reading an `event-stream` body: plain, immutable data. Opaque
- * but for its format; read what it has counted with {@link answerProgress}.
- */
+/** The state while reading an `event-stream` body: plain, immutable data, opaque but for its format. */
 export interface EventStreamAnswerState {
   /** The body's framing. */
   readonly format: 'event-stream';
-  /** @internal The byte budget's cap (a `BudgetState`, kept flat: no budget object per chunk). */
+  /** @internal The budget's cap and count, kept flat (a `BudgetState`): no budget object per chunk. */
   readonly maxBytes: number;
-  /** @internal The byte budget's count: bytes delivered so far. */
+  /** @internal */
   readonly bytes: number;
-  /** @internal The SSE scanner. */
+  /** @internal */
   readonly scan: ScanState;
-  /** @internal The response selector. */
+  /** @internal */
   readonly select: SelectState;
   /** @internal How reading ended, once it has; later input is ignored. */
   readonly outcome: AnswerOutcome | undefined;
 }
 
-/**
- * The answer reducer's state while reading a `json` body: plain, immutable data. Opaque but for
- * its format; read what it has counted with {@link answerProgress}.
- */
+/** The state while reading a `json` body: plain, immutable data, opaque but for its format. */
 export interface JsonAnswerState {
   /** The body's framing. */
   readonly format: 'json';
-  /** @internal The byte budget's cap (a `BudgetState`, kept flat: no budget object per chunk). */
+  /** @internal As the event-stream state's. */
   readonly maxBytes: number;
-  /** @internal The byte budget's count: bytes delivered so far. */
+  /** @internal */
   readonly bytes: number;
   /** @internal The body decoded so far. */
   readonly body: DecodedText;
-  /** @internal The response selector; it sees the body once it is whole. */
+  /** @internal It sees the body once it is whole. */
   readonly select: SelectState;
-  /** @internal How reading ended, once it has; later input is ignored. */
+  /** @internal */
   readonly outcome: AnswerOutcome | undefined;
 }
 
-/**
- * The answer reducer's state: one per body format, each read by its own step and end. A state
- * comes from {@link answerStart} or {@link answer} (or a copy of one), never from an object literal.
- */
+/** The answer reducer's state, one per body format; it comes from the reducer, never from a literal. */
 export type AnswerState = EventStreamAnswerState | JsonAnswerState;
 
 /** What {@link answerProgress} reports: what has been read so far. */
@@ -124,7 +109,7 @@ export interface AnswerProgress {
 export interface AnswerResult {
   /** The state after the chunk; the state passed in is unchanged. */
   readonly state: AnswerState;
-  /** Messages passed over by this chunk, in order: what `onMessage` is given. Read-only: an empty list is shared. */
+  /** Messages passed over by this chunk, in order (read-only: an empty list is shared). */
   readonly messages: readonly JsonRpcMessage[];
   /** How reading ended, if this chunk ended it. */
   readonly outcome: AnswerOutcome | undefined;
@@ -138,24 +123,20 @@ export interface AnswerEndResult extends AnswerResult {
 
 /**
  * The state that begins reading one answer.
- * @throws TypeError for options that are not an object, a `format` other than `'json'` and
- *   `'event-stream'`, or a `requestId` that is neither a string nor a number; RangeError for a
- *   number that is no integer, or a bad `maxBytes`.
+ * @throws TypeError, RangeError for bad options (`format`, `requestId`, `maxBytes`).
  */
 export function answerStart(options: AnswerOptions): AnswerState {
   const { format, requestId, maxBytes } = optionsObject(options) as AnswerOptions;
   if (format !== 'json' && format !== 'event-stream') throw invalid('options.format', '"json" or "event-stream"', format);
-  // The selector checks the request id: the rule is stated there once.
-  return startAnswer(format, maxBytes, selectStart({ requestId }));
+  return uncheckedAnswerStart(format, maxBytes, selectStart({ requestId }));
 }
 
 /**
- * {@link answerStart} for a checked format, beginning with `selection` (the budget checks
- * `maxBytes`).
+ * {@link answerStart} without its checks: `format` taken as given, beginning with `selection`
+ * (the budget still checks `maxBytes`).
  * @internal For `readAnswer` and `readAnswerBody`, which check their options once.
  */
-export function startAnswer(format: AnswerFormat, maxBytesOption: number | undefined, selection: SelectState): AnswerState {
-  // The budget's state is kept flat in the answer state itself (see EventStreamAnswerState).
+export function uncheckedAnswerStart(format: AnswerFormat, maxBytesOption: number | undefined, selection: SelectState): AnswerState {
   const { maxBytes, bytes } = budgetStart(maxBytesOption);
   if (format === 'json') {
     return { format: 'json', maxBytes, bytes, body: NO_BYTES, select: selection, outcome: undefined };
@@ -164,15 +145,16 @@ export function startAnswer(format: AnswerFormat, maxBytesOption: number | undef
 }
 
 /**
- * Reads one chunk of the body. Pure; the chunk is not kept (what must be carried is decoded or
- * copied). Once an outcome is reached, further chunks are ignored.
+ * Reads one chunk of the body. Pure; the chunk is not kept. After the outcome, chunks are ignored.
+ * @throws TypeError for a chunk that is not a `Uint8Array`.
  */
 export function answer(state: AnswerState, chunk: Uint8Array): AnswerResult {
+  checkChunk(chunk);
   if (state.outcome !== undefined) return ignoredChunk(state);
   return state.format === 'json' ? readJson(state, chunk) : readEventStream(state, chunk);
 }
 
-/** {@link answer} for a chunk that comes after the outcome. A call, to keep `answer` small (see `readEventStream`). */
+/** {@link answer} after the outcome: a call of its own keeps `answer` small enough to inline. */
 function ignoredChunk(state: AnswerState): AnswerResult {
   return { state, messages: NO_MESSAGES, outcome: undefined };
 }
@@ -192,12 +174,9 @@ export function answerProgress(state: AnswerState): AnswerProgress {
 }
 
 function readEventStream(state: EventStreamAnswerState, chunk: Uint8Array): AnswerResult {
-  // The answer state is its own budget state: counting in it makes no budget objects per chunk.
   const bytes = state.bytes + chunk.length;
-  const within = withinBudget(state, chunk, bytes);
-  // A chunk of one character that ends no line dispatches nothing, so it gets no list of events
-  // to make and read back: `answer-drip` 1.10–1.13x faster in Node 26, 1.01–1.05x in Node 24,
-  // 1.05–1.12x in Chromium, workerd, Deno and Bun (`bench:ab`); 6% fewer instructions in Node 26.
+  const within = cutToBudget(state, chunk, bytes);
+  // One character that ends no line gets no list of events (`answer-drip` 1.01–1.13x faster).
   let scan = within === chunk ? extendedByOneCharacter(state.scan, chunk) : undefined;
   let selection = state.select;
   let messages = NO_MESSAGES;
@@ -218,8 +197,7 @@ function readEventStream(state: EventStreamAnswerState, chunk: Uint8Array): Answ
     select: selection,
     outcome,
   };
-  // One state literal and one result literal, whatever the chunk did, and no more code than
-  // that: engines then inline this step whole into a caller's loop, and make no result object.
+  // One state and one result literal, no more: engines inline the step and make no result object.
   return { state: next, messages, outcome };
 }
 
@@ -232,14 +210,12 @@ interface Selected extends SelectResult {
 function selectAfter(state: EventStreamAnswerState, events: readonly SseEvent[], exceeded: boolean): Selected {
   const selected = select(state.select, events);
   const answer = selected.answer;
-  // Within the cap, an answer completed there counts even if the body goes on past it; past the
-  // cap with no answer, what is pending at the cap is not dispatched.
+  // An answer within the cap counts; past the cap without one, nothing pending is dispatched.
   return { ...selected, outcome: answer !== undefined ? { kind: 'answer', answer } : exceeded ? BUDGET_EXCEEDED : undefined };
 }
 
 function endEventStream(state: EventStreamAnswerState): AnswerEndResult {
-  // A pending final event is dispatched: a closed response body is a finished answer, not a
-  // dropped connection to resume.
+  // A closed body is a finished answer, not a dropped connection: its last event is dispatched.
   const scanned = scanEnd(state.scan, { dispatchIncomplete: true });
   const selected = select(state.select, scanned.events);
   const next: EventStreamAnswerState = { ...state, scan: scanned.state, select: selected.state };
@@ -249,7 +225,7 @@ function endEventStream(state: EventStreamAnswerState): AnswerEndResult {
 function readJson(state: JsonAnswerState, chunk: Uint8Array): AnswerResult {
   const bytes = state.bytes + chunk.length;
   // Nothing can be selected before the body is whole, so crossing the cap ends it.
-  if (withinBudget(state, chunk, bytes) !== chunk) return ended({ ...state, bytes }, NO_MESSAGES, BUDGET_EXCEEDED);
+  if (cutToBudget(state, chunk, bytes) !== chunk) return ended({ ...state, bytes }, NO_MESSAGES, BUDGET_EXCEEDED);
   const next: JsonAnswerState = {
     format: 'json',
     maxBytes: state.maxBytes,
@@ -267,8 +243,9 @@ function endJson(state: JsonAnswerState): AnswerEndResult {
   let value: unknown;
   try {
     value = parseJson(text);
-  } catch (cause) {
-    return ended(state, NO_MESSAGES, { kind: 'malformed_answer', reason: 'invalid_json', cause });
+  } catch (error) {
+    // A new SyntaxError: V8's own keeps the whole text it parsed alive.
+    return ended(state, NO_MESSAGES, { kind: 'malformed_answer', reason: 'invalid_json', cause: new SyntaxError((error as SyntaxError).message) });
   }
   const selected = selectValue(state.select, value);
   return ended({ ...state, select: selected.state }, selected.messages, finalOutcome(selected.state));

@@ -1,26 +1,13 @@
 /**
- * `JSON.parse` for message text, with one difference no caller can observe: a long string value
- * written without escapes comes back as a slice of the text instead of a copy of it, so a large
- * answer (a tool result carrying a base64 image or blob) is not held twice while it is parsed
- * (figures: docs/guides/benchmarks.md).
- *
- * How: one pass finds the string tokens by jumping from quote to quote; long ones that qualify
- * are replaced by short markers; `JSON.parse` parses the rest (the envelope), and a walk over the
- * result puts each slice where its marker came out. Anything unexpected falls back to a plain
- * `JSON.parse` of the whole text, so results and errors are `JSON.parse`'s own.
- *
- * A slice keeps its parent text alive. When `text` is itself a slice, the caller keeps that
- * parent in proportion: the scanner does (see `DETACH` in scanner.ts), and an `application/json`
- * body is its own text.
+ * `JSON.parse`, but a long unescaped string value comes back as a slice of the text, not a copy:
+ * long strings become markers, `JSON.parse` reads the envelope, a walk puts the slices back.
+ * Anything unexpected is a plain `JSON.parse` (docs/guides/answer-path.md, "Large answers").
  * @module
  */
 
 import { isPlainBase64 } from './plain-base64.js';
 
-/**
- * Strings shorter than this many characters are copied, as `JSON.parse` does: V8's large-object
- * size for a one-byte string, below which a copy is cheap and the marker path not worth its setup.
- */
+/** Shorter strings are copied, as `JSON.parse` does: V8's large-object size, below which a copy is cheap. */
 const LONG_STRING = 131_072; // 128 KiB, written out: see DEFAULT_MAX_BYTES in budget.ts
 
 /** The most text, besides the long strings, that is parsed through the marker path. */
@@ -47,12 +34,8 @@ const COLON = 0x3a;
 const BACKSLASH = 0x5c;
 
 /**
- * The contents `[start, end)` of the string values of `text` that are at least `longString`
- * long, have no escape and no control character, as a flat list of pairs. `undefined` when there
- * are none; when the envelope — the text besides them, with the markers that will replace them —
- * is more than `maxEnvelope` characters (the marker path would not pay); when the envelope holds
- * `\u0000` (a string the markers could be mistaken for); or when the text is seen not to be JSON
- * (`JSON.parse` will say why).
+ * The `[start, end)` pairs of the long string values that may be slices; `undefined` for none, an
+ * envelope over `maxEnvelope`, an envelope holding `\u0000` (a marker's look), or not JSON.
  * @internal Exported for tests.
  */
 export function longStrings(text: string, longString: number, maxEnvelope: number): number[] | undefined {
@@ -65,11 +48,8 @@ export function longStrings(text: string, longString: number, maxEnvelope: numbe
 }
 
 /**
- * The long strings' spans, or `undefined` (see {@link longStrings}). A long string is read only
- * by what any reader that shares it needs: the search for its closing quote, and the searches
- * that prove it holds no backslash and no control character. No search runs past the string it is
- * for: one from the first string to the text's end would read each long string once more, and in
- * a two-byte text would stop at every false hit (see {@link stringKind}).
+ * The long strings' spans (see {@link longStrings}). No search runs past the string it is for: in
+ * a two-byte text one would stop at every false hit (see {@link stringKind}).
  */
 function findLongStrings(text: string, longString: number, maxEnvelope: number): number[] | undefined {
   const spans: number[] = [];
@@ -81,13 +61,11 @@ function findLongStrings(text: string, longString: number, maxEnvelope: number):
     envelope += (open === -1 ? text.length : open) - pos;
     if (envelope > maxEnvelope) return undefined;
     if (open === -1) break;
-    // Outside strings there are no quotes, so the next one opens a string. It closes at the next
-    // quote that no escape takes.
+    // The next quote opens a string; it closes at the next quote no escape takes.
     let close = text.indexOf('"', open + 1);
     let escaped = false;
     while (close !== -1 && isEscaped(text, close)) {
-      // The string has an escape, so it stays in the envelope: stop as soon as that is too much,
-      // rather than walk a long escaped string quote by quote.
+      // An escaped string stays in the envelope: stop once that is too much.
       escaped = true;
       if (envelope + (close - open) > maxEnvelope) return undefined;
       close = text.indexOf('"', close + 1);
@@ -108,11 +86,7 @@ function findLongStrings(text: string, longString: number, maxEnvelope: number):
   return spans.length === 0 ? undefined : spans;
 }
 
-/**
- * Whether the quote at `quote`, inside a string, is escaped: an odd run of backslashes comes
- * before it. Each escape is a backslash and the character after it (the rest of a \uXXXX escape
- * is hex digits), so a run pairs up from its start, which is inside the string.
- */
+/** Whether the quote at `quote`, inside a string, is escaped: an odd run of backslashes comes before it. */
 function isEscaped(text: string, quote: number): boolean {
   let i = quote - 1;
   while (text.charCodeAt(i) === BACKSLASH) i--;
@@ -127,11 +101,7 @@ function isKey(text: string, pos: number): boolean {
   return c === COLON;
 }
 
-/**
- * What a long string's contents allow: `shared` (no backslash, no control character: it may be
- * a slice), `envelope` (an escape: it stays in the envelope, whose parse reads it) or `not JSON`
- * (a control character, which JSON allows in a string only escaped).
- */
+/** What a long string allows: a slice (`shared`), the envelope's parse (an escape), or none (a raw control character). */
 type StringKind = 'shared' | 'envelope' | 'not JSON';
 
 /** A control character (U+0000–U+001F). */
@@ -144,19 +114,10 @@ const BACKSLASH_OR_CONTROL = /[\\\u0000-\u001f]/;
 const SAMPLE = 32;
 
 /**
- * The {@link StringKind} of `text[start, end)`, a long string's contents. Which search runs
- * changes speed only, and is chosen by samples of the string:
- *
- * - plain base64, the most common long string, is proved plain by the engine's base64 decoder,
- *   where it has one ({@link isPlainBase64});
- * - ASCII: a `memchr` for a backslash, then a class of one range. A class that also holds the
- *   backslash costs V8 two to three times as much on base64 or prose, whose characters fall on
- *   either side of it;
- * - wider text: that class, in one search. In a two-byte string V8's single-character search runs
- *   `memchr` for one byte of the character, which either byte of another may hold: the CJK
- *   characters U+5C00–U+5CFF (就, 小, 山 …) and every U+xx5C (乜 …) would each be a false hit for
- *   the backslash. A string of ASCII in a text with wider characters elsewhere is two-byte too;
- *   there, false hits are as rare as such characters in the string, which the samples did not see.
+ * The {@link StringKind} of a long string's contents. The search changes speed only: plain base64
+ * by the engine's decoder; sampled ASCII by `indexOf` for a backslash (a class holding it costs V8
+ * 2–3x); wider text by one class, since V8's `indexOf` in a two-byte string stops at every U+5Cxx
+ * and U+xx5C.
  */
 function stringKind(text: string, start: number, end: number): StringKind {
   if (isPlainBase64(text, start, end)) return 'shared';
@@ -184,12 +145,8 @@ function asciiRun(text: string, from: number): boolean {
 }
 
 /**
- * Whether the envelope's text (all but the spans) holds `\u0000`. The markers are strings that
- * begin with U+0000, which JSON can only write so: an envelope without it holds no string a
- * marker could be mistaken for. (A duplicate key could otherwise put such a string where a marker
- * was, with the count still right.) An escaped backslash before `u0000` is counted too: that only
- * sends the text to `JSON.parse`. Each piece is searched alone, as a slice: a search of the text
- * from a piece on would read the long strings again.
+ * Whether the envelope (all but the spans) holds `\u0000`, the only way JSON writes a marker's
+ * first character: without it no string can pass for a marker. Each piece searched alone.
  */
 function envelopeHoldsNul(text: string, spans: readonly number[]): boolean {
   let from = 0;
@@ -204,29 +161,19 @@ function envelopeHoldsNul(text: string, spans: readonly number[]): boolean {
 /** Matches the empty string: what {@link releaseMatch} leaves in RegExp's statics. */
 const EMPTY = /(?:)/;
 
-/**
- * Lets go of the text. Engines keep the subject of the last successful match in RegExp's legacy
- * statics (`RegExp.input`, `RegExp.lastMatch`) until the next match anywhere, so a 16 MiB message
- * text would stay alive after the caller dropped the answer. A match on the empty string leaves
- * them holding that instead.
- */
+/** Lets go of the text: RegExp's legacy statics keep the last match's subject until the next match anywhere. */
 function releaseMatch(): void {
   EMPTY.test('');
 }
 
-/**
- * Marker `k` as the envelope writes it: U+0000, escaped, then the number. `JSON.parse` gives it
- * back as U+0000 and the number. The text holds no string with U+0000 (see `longStrings`), so
- * every string that starts with it is a marker.
- */
+/** Marker `k` as the envelope writes it: U+0000, escaped, then the number. */
 function markerJson(k: number): string {
   return `\\u0000${k}`;
 }
 
 /**
- * Parses the text with each span replaced by a marker, and puts a slice of the text where each
- * marker came out. `undefined` when that cannot be trusted: the envelope is not JSON (only the
- * whole text's parse may say why), or a marker did not come out (a duplicate key dropped it).
+ * Parses the envelope and puts a slice of the text where each marker came out; `undefined` when
+ * the envelope is not JSON or a marker did not come out (a duplicate key dropped it).
  */
 function parseWithSlices(text: string, spans: readonly number[]): unknown {
   const markers = new Map<string, number>();
@@ -255,10 +202,8 @@ function parseWithSlices(text: string, spans: readonly number[]): unknown {
     return text.slice(spans[2 * k], spans[2 * k + 1]);
   };
   value = slice(value) ?? value;
-  // A walk with a stack of its own, not a reviver: a reviver is a call per value (~400 ns each,
-  // 16x JSON.parse on an envelope of 30,000 numbers), and recursion could overflow the stack on
-  // nesting JSON.parse accepts. Assigning to a key the object has (even "__proto__", an own data
-  // property here) changes its value and nothing else: key order and attributes stay.
+  // A stack of its own: a reviver costs a call a value (16x JSON.parse), recursion could overflow.
+  // Assigning to a key the object has (even an own "__proto__") keeps key order and attributes.
   const stack: unknown[] = [value];
   while (stack.length !== 0) {
     const node = stack.pop();

@@ -1,10 +1,6 @@
 /**
- * A fast proof that a long slice of text holds no control character and no backslash, for the
- * string values large answers carry most: base64 (an image, audio, a blob). `parse-json.ts` must
- * know that of a long string before it shares it; a regular expression proves it at about
- * 0.3 ns a character in V8, and `Uint8Array.prototype.setFromBase64`, where an engine has it,
- * rejects every such character faster: about ten times in workerd, Deno and Bun, about half
- * again in Chromium (figures: docs/guides/benchmarks.md).
+ * A fast proof that a long string of base64 holds no control character and no backslash, by the
+ * engine's `setFromBase64` where it has one (faster than a search: docs/guides/benchmarks.md).
  * @module
  */
 
@@ -13,25 +9,15 @@ type Base64Target = Uint8Array & {
   setFromBase64(text: string): { read: number; written: number };
 };
 
-/**
- * How many bytes are decoded per call. The bytes are thrown away, so one array, made per string,
- * takes every call's; at 48 KiB (64 KiB of text) a call, the calls' own cost is negligible.
- */
+/** Bytes decoded a call, into one array thrown away: at 48 KiB a call, the calls' own cost is negligible. */
 const SCRATCH = 49_152;
 
 const EQUALS = 0x3d;
 
 /**
- * Whether `text[start, end)` is base64 written plainly: characters of the standard alphabet
- * only, a multiple of four of them, with at most two `=` of padding at the end. Such text has no
- * control character and no backslash. `false` says nothing (the caller searches as it would
- * have); so does an engine without `setFromBase64`.
- *
- * Why the count proves it: the decoder accepts only the alphabet, `=` as final padding and ASCII
- * whitespace (TAB, LF, FF, CR, space), and throws on any other character. Whitespace decodes to
- * nothing, and padding to fewer bytes than its characters would be worth, so the bytes written
- * come to three for every four characters, less one for each `=`, only when neither is there but
- * that padding at the end.
+ * Whether `text[start, end)` is plain base64 (the alphabet, a multiple of four, end padding only);
+ * `false` says nothing. The decoder throws on anything but the alphabet, padding and whitespace,
+ * and only without whitespace or inner padding do its bytes come to 3 for 4 characters.
  */
 export function isPlainBase64(text: string, start: number, end: number): boolean {
   const length = end - start;

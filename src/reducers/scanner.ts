@@ -1,22 +1,12 @@
 /**
- * The SSE scanner: bytes in, events out, as a pure reducer.
- *
- * It implements WHATWG HTML §9.2.6 "Interpreting an event stream"
- * <https://html.spec.whatwg.org/multipage/server-sent-events.html#event-stream-interpretation>,
- * quoted where each rule is applied, with one addition: the state `scanEnd` returns seeds the next
- * stream's id buffer with the last event ID, as reconnecting clients do (docs/guides/scanner.md).
- *
- * One `scan` call: decode the chunk, carrying an incomplete UTF-8 sequence over (`utf8.ts`);
- * drop the stream's one leading BOM; cut the text into lines at CRLF, LF or CR; interpret each
- * complete line (`EventBuffers.interpretLine`), handing each event dispatched to a list or a
- * sink. The incomplete last line is kept as growing text (`growing-text.ts`): strings are
- * immutable, survive `structuredClone` and alias no caller bytes. A chunk of more than 16 KiB is
- * read as several such calls, in pieces that end at a LF (`scanPieces`).
+ * The SSE scanner, a pure reducer: WHATWG HTML "Interpreting an event stream", quoted where each
+ * rule applies. How a call reads a chunk, and why: docs/guides/scanner.md.
  * @module
  */
 
 import { checkType } from '../vocabulary/check-argument.js';
 import { copyOf, grow, isShort, NO_TEXT, textOf, type GrowingText } from './growing-text.js';
+import { checkChunk, isUint8Array } from './uint8-array.js';
 import { asciiByte, decodeChunk, flushTail, NO_TAIL, withoutBom, type Utf8Tail } from './utf8.js';
 
 const LF = 0x0a;
@@ -35,12 +25,8 @@ export type SseEvent = {
 };
 
 /**
- * The scanner's state: plain, immutable data. Keep it, fork it, replay from it, or send it
- * through `structuredClone`; `scan` never changes a state it is given.
- *
- * Only {@link ScanState.lastEventId} and {@link ScanState.retry} are public; the rest is the
- * scanner's internal representation, which may change in any release. A state comes from
- * {@link scanStart}, {@link scan} or {@link scanEnd} (or a copy of one), never from an object literal.
+ * The scanner's state: plain, immutable data, to keep, fork, replay or `structuredClone`. Only
+ * `lastEventId` and `retry` are public; a state comes from the scanner, never from a literal.
  */
 export interface ScanState {
   /** The spec's "last event ID string": the id buffer as it stood at the last dispatch ('' before any). */
@@ -65,10 +51,7 @@ export interface ScanState {
   readonly id: string;
 }
 
-/**
- * Receives each event {@link scanEach} and {@link scanEndEach} dispatch, in stream order, as it
- * is dispatched. The event is the caller's to keep.
- */
+/** Receives each event {@link scanEach} and {@link scanEndEach} dispatch, in order; the event is the caller's. */
 export type SseEventSink = (event: SseEvent) => void;
 
 /** Where a scan's events go: a list to push onto, or a sink to call. */
@@ -85,31 +68,23 @@ export interface ScanResult {
 /** Options for {@link scanEnd}. */
 export interface ScanEndOptions {
   /**
-   * Dispatch the pending line and block as if the stream had ended with a line end and a blank
-   * line. The spec discards them (`false`, the default): an EventSource treats a stream cut
-   * mid-event as a dropped connection. A closed HTTP response body that is not resumed is better
-   * read as complete, which is what the answer reader does.
+   * Dispatch the pending line and block as if a line end and a blank line had come. The spec
+   * discards them (`false`, the default); a closed body that is not resumed is better read whole.
    */
   readonly dispatchIncomplete?: boolean;
 }
 
 /**
- * `value`, a slice of `text`, as a string that keeps no more of `text` alive than its own size
- * again, or DETACH characters: engines make a long slice a view of its parent, so a short value
- * cut from a large text would hold the whole text. Values cut from a line are views of a text of
- * at most DETACH characters, or of their own line (see `scanText`); only the pending rest of a
- * text passes through here.
+ * `value`, a slice of `text`, copied when it would keep alive more than its own size again and
+ * more than DETACH characters: engines make a long slice a view of its parent.
  */
 function detached(value: string, text: string): string {
   return value.length < 13 || text.length <= DETACH || value.length * 2 >= text.length ? value : copyOf(value);
 }
 
 /**
- * The most characters of a text that values cut from it may keep alive (see {@link detached}).
- * 16 KiB, the size of a network read (a TLS record): such a chunk is read whole, as one text,
- * and larger ones in pieces of it. Pieces of 4 KiB cost 12–20% on a stream of small events in
- * 16 KiB reads in Chromium, workerd, Deno and Bun, and 4–8% in Node 24 and 26 (`tokens-16k`);
- * pieces of 64 KiB were no faster than 16 KiB anywhere (docs/guides/benchmarks.md).
+ * The most characters of a text that values cut from it may keep alive: a network read (a TLS
+ * record), read whole; larger chunks in pieces of it (`tokens-16k` 4–20% against 4 KiB pieces).
  */
 const DETACH = 16_384;
 
@@ -118,11 +93,7 @@ export function scanStart(): ScanState {
   return streamStart('', undefined);
 }
 
-/**
- * A new stream's state that keeps what the spec keeps across streams of one event source: the
- * last event ID string (which also seeds the id buffer, as reconnecting clients do) and the
- * reconnection time.
- */
+/** A new stream's state, keeping what the spec keeps across streams: the last event ID (seeding the id buffer) and the retry. */
 function streamStart(lastEventId: string, retry: number | undefined): ScanState {
   return {
     lastEventId,
@@ -139,45 +110,47 @@ function streamStart(lastEventId: string, retry: number | undefined): ScanState 
 }
 
 /**
- * Scans one chunk of the stream's bytes. Pure: `state` and `chunk` are not changed, and the
- * returned state keeps no view of `chunk` (bytes it must carry over are copied), so the caller may
- * reuse the chunk's memory at once. Any split of a stream into chunks yields the same events and
- * the same final state. Cost is linear in the chunk's length, whatever is pending.
+ * Scans one chunk of the stream's bytes. Pure: neither argument changes, and the state keeps no
+ * view of the chunk. Any split of a stream into chunks yields the same events and final state.
+ * @throws TypeError for a chunk that is not a `Uint8Array`.
  */
 export function scan(state: ScanState, chunk: Uint8Array): ScanResult {
+  checkChunk(chunk);
   const events: SseEvent[] = [];
   return { state: scanOnto(state, chunk, events), events };
 }
 
 /**
- * {@link scan}, with each event handed to `onEvent` as it is dispatched, and the next state
- * returned: no list is built. For a caller that reads each event at once, as a parser with a
- * callback is read; the state rules are `scan`'s.
- *
- * If `onEvent` throws, the error propagates and the scan of this chunk stops there. `state` is
- * unchanged, so scanning the chunk again from it dispatches the same events again, from the first.
+ * {@link scan}, each event handed to `onEvent` as it is dispatched and the next state returned.
+ * What `onEvent` throws stops the scan; `state` is unchanged, so a rescan dispatches them again.
+ * @throws TypeError for a chunk that is not a `Uint8Array`, or an `onEvent` that is no function.
  */
 export function scanEach(state: ScanState, chunk: Uint8Array, onEvent: SseEventSink): ScanState {
-  return scanOnto(state, chunk, checkedSink(onEvent));
+  // One test for both arguments, the refusal out of line: per chunk (docs/guides/benchmarks.md).
+  if (!isUint8Array(chunk) || typeof onEvent !== 'function') refuseEach(chunk, onEvent);
+  return scanOnto(state, chunk, onEvent);
+}
+
+/** Throws the refusal of {@link scanEach}'s arguments, the chunk's first. */
+function refuseEach(chunk: unknown, onEvent: unknown): void {
+  checkChunk(chunk);
+  checkType('onEvent', onEvent, 'function');
 }
 
 /** `onEvent`, checked to be a function. */
 function checkedSink(onEvent: SseEventSink): SseEventSink {
-  // Tested here with a constant first: this runs per chunk, and calling checkType on every chunk
-  // cost `drip` 1.1% and `tokens` 0.3% more instructions (Node 26); checkType words the refusal.
+  // A constant test first: checkType on every call cost `drip` 1.1% (Node 26).
   if (typeof onEvent !== 'function') checkType('onEvent', onEvent, 'function');
   return onEvent;
 }
 
-/** {@link scan}, with the events pushed onto `events` (or handed to a sink) and the next state returned. */
+/** {@link scan} onto a list or a sink. Kept this small: engines inline it into a caller's loop. */
 function scanOnto(state: ScanState, chunk: Uint8Array, events: EventsOut): ScanState {
-  // Kept this small: engines inline it whole into a caller's per-chunk loop.
   return extendedByOneCharacter(state, chunk) ?? scanChunk(state, chunk, events);
 }
 
 /**
- * {@link scanOnto} for a chunk {@link extendedByOneCharacter} did not take: none, or one read
- * whole, or in pieces if large and no long line is pending.
+ * {@link scanOnto} for a chunk {@link extendedByOneCharacter} did not take.
  * @internal Also for the answer reducer, which makes its list of events only for such a chunk.
  */
 export function scanChunk(state: ScanState, chunk: Uint8Array, events: EventsOut): ScanState {
@@ -186,14 +159,8 @@ export function scanChunk(state: ScanState, chunk: Uint8Array, events: EventsOut
 }
 
 /**
- * A chunk of more than DETACH bytes, scanned as pieces that each end after a LF and are short
- * enough that their text is at most DETACH characters (three bytes of a carried sequence
- * included): the values cut from a piece's text may then stay views of it (see {@link detached}),
- * and no line is copied. Any split gives the same events and state, so this changes cost only.
- * A line longer than that ends the splitting: the rest of the chunk is scanned whole, each line
- * read from a copy of its own (searching bytes on for the line's end costs more than that in
- * some engines). Not called while a long line is pending: it most likely goes on through the
- * chunk.
+ * A chunk of more than DETACH bytes, scanned in pieces that end after a LF and decode to at most
+ * DETACH characters, so values may stay views of a piece. A longer line ends the splitting.
  */
 function scanPieces(state: ScanState, chunk: Uint8Array, events: EventsOut): ScanState {
   let start = 0;
@@ -209,10 +176,8 @@ function scanPieces(state: ScanState, chunk: Uint8Array, events: EventsOut): Sca
 }
 
 /**
- * `state` extended by `chunk` when the chunk is one character that ends no line, else
- * `undefined`. Byte-sized chunks are the worst chunking there is: this skips the decoder and the
- * line-end searches. `drip` and `answer-drip` 1.5x and 1.3x faster with it in Node 24, 1.5x and
- * 1.35x in Node 26, 1.4–1.55x in Chromium, workerd and Deno, 1.1–1.2x in Bun (`bench:ab`).
+ * `state` extended by `chunk` when it is one character that ends no line, else `undefined`: no
+ * decoder, no line-end search (`drip` 1.1–1.55x faster in every judged engine).
  * @internal Also for the answer reducer, which asks it first.
  */
 export function extendedByOneCharacter(state: ScanState, chunk: Uint8Array): ScanState | undefined {
@@ -225,16 +190,14 @@ export function extendedByOneCharacter(state: ScanState, chunk: Uint8Array): Sca
 function scanText(state: ScanState, chunk: Uint8Array, events: EventsOut): ScanState {
   const decoded = decodeChunk(state.tail, chunk);
   let text = decoded.text;
-  // The character a carried UTF-8 sequence makes joins the pending line: it is never a line end,
-  // and the chunk's text is not copied to put it first.
+  // A carried sequence's character joins the pending line: never a line end, and no copy of the text.
   let head = decoded.head;
   // Bytes that only carry a sequence on: no character yet, so nothing else changes.
   if (head === '' && text === '') return withPending(state, state.pending, decoded.tail, state.afterCR, state.bomChecked);
 
   let bomChecked = state.bomChecked;
   if (!bomChecked) {
-    // "One leading U+FEFF BYTE ORDER MARK character must be ignored if any are present" — only
-    // the stream's first character; U+FEFF anywhere later is data.
+    // "One leading U+FEFF BYTE ORDER MARK character must be ignored if any are present."
     bomChecked = true;
     if (head !== '') head = withoutBom(head);
     else text = withoutBom(text);
@@ -249,14 +212,11 @@ function scanText(state: ScanState, chunk: Uint8Array, events: EventsOut): ScanS
   }
   const pendingLine = head === '' ? state.pending : grow(state.pending, head);
 
-  // The one way to a line end: the nearer of the next CR and LF, each searched again only once
-  // the cursor passes it (so the text is searched for each at most once), the line interpreted,
-  // and the LF of a CRLF skipped. Two shortcuts, for a blank line after a line, are marked below.
+  // The nearer of the next CR and LF ends a line; each is searched again only once passed.
   let cr = text.indexOf('\r', pos);
   let lf = text.indexOf('\n', pos);
   if (cr === -1 && lf === -1) {
-    // No line end: the chunk only extends the pending line (a long line in small chunks), which
-    // is not read, so that a long line costs no more than its chunks.
+    // No line end: the pending line is only extended, never read, so a long line costs its chunks.
     const pending = grow(pendingLine, pos === 0 ? text : text.slice(pos));
     return withPending(state, pending, decoded.tail, afterCR, bomChecked);
   }
@@ -277,19 +237,15 @@ function scanText(state: ScanState, chunk: Uint8Array, events: EventsOut): ScanS
       start = 0;
       stop = line.length;
     } else if (long) {
-      // A line of a text longer than DETACH is read from a copy of its own, so that what is cut
-      // from it keeps no more alive than its line. Values cut from a shorter text stay views of it
-      // with no check per value: `tokens` and `tokens-16k` 3.4% and 3.8% fewer instructions in Node
-      // 26 (bench:instructions), 2–5% faster in Node 24, Node 26 and Chromium (bench:ab).
+      // A long text's line is read from a copy, so its values keep only their line alive; a short
+      // text's stay views, unchecked (`tokens` 2–5% faster).
       line = copyOf(text.slice(pos, end));
       start = 0;
       stop = line.length;
     }
     pos = end + 1;
     if (end === lf) {
-      // Shortcut: LF LF, the next line is blank, so the line ends its event and the search for
-      // the next LF starts after both. Most events are one `data:` line: `tokens` and `mcp`
-      // 1.14x in Node 24, 1.16–1.2x in Node 26, 1.1–1.27x in Chromium, workerd and Deno, 1.05x in Bun.
+      // LF LF: the line ends its event, one search for both (`tokens`, `mcp` 1.05–1.27x).
       if (text.charCodeAt(pos) === LF) {
         buffers.interpretLast(line, start, stop);
         pos++;
@@ -297,13 +253,11 @@ function scanText(state: ScanState, chunk: Uint8Array, events: EventsOut): ScanS
       lf = text.indexOf('\n', pos);
     } else {
       buffers.interpretLine(line, start, stop);
-      // A CR ends its line at once, even when it ends the chunk: no line waits on the next input.
-      // Only a LF right after it is still to be skipped, here or at the start of the next input.
+      // A CR ends its line at once; only a LF right after it, here or in the next input, is skipped.
       if (pos === text.length) afterCR = true;
       else {
         if (text.charCodeAt(pos) === LF) pos++;
-        // Shortcut: CRLF CRLF, the next line is blank, as with LF LF above: `crlf` 1.12x in Node
-        // 24, 1.16x in Node 26, 1.15–1.19x in Chromium, workerd and Deno; none in Bun.
+        // CRLF CRLF, as LF LF (`crlf` 1.12–1.19x; none in Bun).
         if (text.charCodeAt(pos) === CR && text.charCodeAt(pos + 1) === LF) {
           buffers.dispatch();
           pos += 2;
@@ -317,22 +271,15 @@ function scanText(state: ScanState, chunk: Uint8Array, events: EventsOut): ScanS
 }
 
 /**
- * Ends the stream. By default the pending line and block are discarded, as the spec says ("if
- * the file ends in the middle of an event, before the final empty line, the incomplete event is
- * not dispatched"); with `dispatchIncomplete: true` they are processed as if the stream had ended
- * with a line end and a blank line. Bytes of an incomplete UTF-8 sequence decode to U+FFFD.
- *
- * The returned state begins a new stream (a reconnection): it keeps `lastEventId` and `retry`.
+ * Ends the stream: the pending line and block discarded, as the spec says, or dispatched with
+ * `dispatchIncomplete`. The returned state begins a new stream, keeping `lastEventId` and `retry`.
  */
 export function scanEnd(state: ScanState, options: ScanEndOptions = {}): ScanResult {
   const events: SseEvent[] = [];
   return { state: endOnto(state, events, options), events };
 }
 
-/**
- * {@link scanEnd}, with an event the end dispatches handed to `onEvent` (see {@link scanEach})
- * and the next state returned.
- */
+/** {@link scanEnd}, an event the end dispatches handed to `onEvent` and the next state returned. */
 export function scanEndEach(state: ScanState, onEvent: SseEventSink, options: ScanEndOptions = {}): ScanState {
   return endOnto(state, checkedSink(onEvent), options);
 }
@@ -341,7 +288,7 @@ export function scanEndEach(state: ScanState, onEvent: SseEventSink, options: Sc
 function endOnto(state: ScanState, events: EventsOut, options: ScanEndOptions): ScanState {
   if (options.dispatchIncomplete !== true) return streamStart(state.lastEventId, state.retry);
   const buffers = new EventBuffers(state, events);
-  // A tail is never U+FEFF (it is incomplete), and a non-empty line means the BOM was checked.
+  // A tail is never U+FEFF, and a non-empty line means the BOM was checked.
   const line = textOf(state.pending) + flushTail(state.tail);
   if (line !== '') buffers.interpretLine(line, 0, line.length);
   buffers.dispatch();
@@ -350,8 +297,7 @@ function endOnto(state: ScanState, events: EventsOut, options: ScanEndOptions): 
 
 /** `state` with a new pending line, UTF-8 tail and decoding flags, and nothing else changed. */
 function withPending(state: ScanState, pending: GrowingText, tail: Utf8Tail, afterCR: boolean, bomChecked: boolean): ScanState {
-  // Written out, not spread: this runs per chunk. `drip` and `answer-drip` 1.15–1.21x in Node 24
-  // and 26 against `{ ...state, … }` (`bench:ab`, two processes each); `tokens` within noise.
+  // Written out, not spread: `drip` 1.15–1.21x (Node 24, 26).
   return {
     lastEventId: state.lastEventId,
     retry: state.retry,
@@ -372,11 +318,7 @@ function restOf(text: string, pos: number): GrowingText {
   return { settled: detached(rest.settled, text), recent: detached(rest.recent, text) };
 }
 
-/**
- * The buffers of the event being built, as a mutable working copy for one call. Created from a
- * state and read back into a new one, so no state is ever changed; events go to the caller's list
- * or sink.
- */
+/** The buffers of the event being built: a working copy for one call, read back into a new state. */
 class EventBuffers {
   lastEventId: string;
   retry: number | undefined;
@@ -397,21 +339,16 @@ class EventBuffers {
     this.id = state.id;
   }
 
-  /**
-   * Interprets the complete line `text[start, end)`. A field is a known name followed by a colon
-   * or the line end; any other line — a comment (`:` first), an unknown name, a longer name such
-   * as `datum` — "is ignored".
-   */
+  /** Interprets the complete line `text[start, end)`: a known field, or a line that "is ignored". */
   interpretLine(text: string, start: number, end: number): void {
     // "If the line is empty (a blank line): Dispatch the event."
     if (start === end) return this.dispatch();
-    // A comment: keep-alives are whole streams of them, so they leave before the field matchers
-    // (`keepalive` 1.23x in Node 26, 1.08–1.18x in Chromium, workerd and Deno; within 3% in Node 24 and Bun).
+    // A comment leaves before the matchers: keep-alives are streams of them (`keepalive` up to 1.23x).
     if (text.charCodeAt(start) === COLON) return;
     let value: number;
     if ((value = dataValue(text, start, end)) !== -1) {
-      // "Append the field value to the data buffer, then append a single U+000A LINE FEED."
-      // The LF is appended before the next line instead: the one dispatch would remove is never there.
+      // "Append the field value to the data buffer, then append a single U+000A LINE FEED" — before
+      // the next line instead, so the one dispatch removes is never there.
       const line = text.slice(value, end);
       if (this.data === undefined) this.data = line;
       else this.moreData = grow(this.moreData, '\n' + line);
@@ -424,18 +361,15 @@ class EventBuffers {
       const id = text.slice(value, end);
       if (id.indexOf('\0') === -1) this.id = id;
     } else if ((value = retryValue(text, start, end)) !== -1) {
-      // "If the field value consists of only ASCII digits, then interpret the field value as an
-      // integer in base ten, and set the event stream's reconnection time to that integer.
-      // Otherwise, ignore the field." It takes effect now, whatever becomes of the block.
+      // "If the field value consists of only ASCII digits, then ... set the event stream's
+      // reconnection time to that integer." At once, whatever becomes of the block.
       if (value < end && isDigits(text, value, end)) this.retry = Number(text.slice(value, end));
     }
   }
 
   /**
-   * Interprets the complete line `text[start, end)` and the blank line after it. A `data` line
-   * with the data buffer empty — most events are that line alone — is dispatched as its one
-   * value, without a pass through the buffer: `tokens` and `mcp` 1.09–1.12x in Node 24, 1.06–1.08x
-   * in Node 26, 1.02–1.09x in Chromium, workerd and Deno, 1.1–1.25x in Bun.
+   * Interprets a line and the blank line after it: a lone `data` line is dispatched as its value,
+   * not through the buffer (`tokens`, `mcp` 1.02–1.25x).
    */
   interpretLast(text: string, start: number, end: number): void {
     const value = this.data === undefined ? dataValue(text, start, end) : -1;
@@ -444,10 +378,7 @@ class EventBuffers {
     this.dispatch();
   }
 
-  /**
-   * The spec's "dispatch the event" steps, for a blank line (or the end of a closed body): the
-   * data buffer is emptied, and its text dispatched.
-   */
+  /** The spec's "dispatch the event" steps: the data buffer emptied and its text dispatched. */
   dispatch(): void {
     const data = this.data;
     if (data === undefined) return this.dispatchData(undefined);
@@ -467,9 +398,7 @@ class EventBuffers {
     if (data !== undefined) {
       // 3–8. The trailing LF is already absent; the type defaults to "message".
       const event: SseEvent = { type: this.type === '' ? 'message' : this.type, data, lastEventId: this.id };
-      // A sink is called with the event at once: an engine that inlines the call need not make it.
-      // Against a list handed to the sink after the chunk: `tokens` 1.09–1.20x, `mcp` 1.09–1.13x,
-      // `drip` 1.05–1.11x in Node 24 and 26 (`bench:ab`, two processes each).
+      // The sink is called at once, so an engine that inlines it need not make the event (`tokens` 1.09–1.20x).
       const events = this.events;
       if (typeof events === 'function') events(event);
       else events.push(event);
@@ -494,11 +423,8 @@ class EventBuffers {
   }
 }
 
-// The field matchers: where the value of a `data`, `event`, `id` or `retry` field begins in the
-// line `text[start, end)`, or -1 when the line is not that field. Names compare case-sensitively,
-// character by character; a name letter is never a line end, so a match cannot run past `end`.
-// Against `startsWith(name, start)`: `tokens` 1.00–1.05x, `mcp` 1.01–1.07x, `crlf` 0.98–1.15x in
-// Node 24 and 26 (`bench:ab`, two processes each).
+// The field matchers: where a field's value begins in `text[start, end)`, or -1. Compared by
+// character, not `startsWith` (`mcp` 1.01–1.07x); a name letter is never a line end.
 
 function dataValue(text: string, start: number, end: number): number {
   return text.charCodeAt(start) === 0x64 && // d
@@ -536,11 +462,7 @@ function retryValue(text: string, start: number, end: number): number {
     : -1;
 }
 
-/**
- * Where the value of a field whose name ends at `after` begins: past the colon and one optional
- * space ("if value starts with a U+0020 SPACE character, remove it"), or `end` when the line has
- * no colon (the value is then empty). -1 when the name goes on: it was only a prefix.
- */
+/** Where a field's value begins after its name: past the colon and one space, `end` without a colon, -1 if the name goes on. */
 function valueStart(text: string, after: number, end: number): number {
   if (after === end) return end;
   if (text.charCodeAt(after) !== COLON) return -1;

@@ -1,18 +1,6 @@
 /**
- * The response selector: SSE events (or a parsed JSON body) in, the answer out, as a pure reducer.
- *
- * Rules, in the order they apply to each event:
- * - the event type is not read: an event of any type may carry the answer;
- * - empty data is passed over (an MCP priming event: an id, maybe a retry, no data);
- * - data is parsed as JSON (`parse-json.ts`: `JSON.parse`, sharing long strings with the text);
- *   data that is not JSON, and JSON that is not a message, is passed over and counted, but is not
- *   a message;
- * - an array is a batch: its elements are examined in order as if each had come alone (an element
- *   that is itself an array is not a message: JSON-RPC has no nested batches);
- * - a message carrying `method` is passed over and reported (a notification or a server request);
- * - the first message carrying `result` or `error` that answers the request is the answer; a
- *   response to another request is passed over and reported;
- * - after the answer, further input is ignored.
+ * The response selector, a pure reducer: SSE events (or a parsed JSON body) in, the answer out.
+ * Its rules, in the order they apply: docs/guides/answer-path.md, "Selecting the answer".
  * @module
  */
 
@@ -83,19 +71,18 @@ export type SelectEndResult = SelectAnswered | SelectUnanswered;
 
 /**
  * The state that begins selecting the answer to one request.
- * @throws TypeError for options that are not an object, or a `requestId` that is neither a string
- *   nor a number; RangeError for a number that is no integer.
+ * @throws TypeError, RangeError for options that are not an object or a bad `requestId`.
  */
 export function selectStart(options?: SelectOptions): SelectState {
   const { requestId } = optionsObject(options) as SelectOptions;
-  return startSelection(requestId === undefined ? undefined : checkRequestId('options.requestId', requestId));
+  return uncheckedSelectStart(requestId === undefined ? undefined : checkRequestId('options.requestId', requestId));
 }
 
 /**
- * {@link selectStart} for a `requestId` already checked.
+ * {@link selectStart} without its check: `requestId` taken as given.
  * @internal For the answer reducer, whose own start and drivers check their options once.
  */
-export function startSelection(requestId: JsonRpcRequestId | undefined): SelectState {
+export function uncheckedSelectStart(requestId: JsonRpcRequestId | undefined): SelectState {
   return { requestId, events: 0, messages: 0, ignored: 0, answer: undefined };
 }
 
@@ -112,10 +99,7 @@ export function select(state: SelectState, events: readonly SseEvent[]): SelectR
   return work.result(state);
 }
 
-/**
- * Examines one parsed JSON value — an `application/json` body: one message or a batch — by the
- * same rules as an event's data. Pure.
- */
+/** Examines one parsed JSON value (an `application/json` body) by the rules of an event's data. Pure. */
 export function selectValue(state: SelectState, value: unknown): SelectResult {
   if (state.answer !== undefined) return { state, messages: [], answer: undefined };
   const work = new Selection(state);
@@ -123,10 +107,7 @@ export function selectValue(state: SelectState, value: unknown): SelectResult {
   return work.result(state);
 }
 
-/**
- * Ends the input: the answer if one came, else the reason there is none — `no_message` when no
- * message came at all, `no_response` when messages came but none answered.
- */
+/** Ends the input: the answer if one came, else why not (`no_message`, or `no_response`). */
 export function selectEnd(state: SelectState): SelectEndResult {
   if (state.answer !== undefined) return { state, answer: state.answer };
   return { state, reason: state.messages === 0 ? 'no_message' : 'no_response' };

@@ -122,7 +122,12 @@ export class Secrets {
    * whole or cut, past finding: with secrets to keep, that message is withheld.
    */
   redactCause(cause: unknown): unknown {
-    return cause instanceof SyntaxError && !this.empty ? new SyntaxError('not JSON (message withheld: it quotes the body)') : cause;
+    if (this.empty) return cause;
+    try {
+      return cause instanceof SyntaxError ? new SyntaxError('not JSON (message withheld: it quotes the body)') : cause;
+    } catch {
+      return cause; // a Proxy whose traps throw: no parser's error, and nothing of the package's throws
+    }
   }
 
   /** Whether there is any secret to redact. */

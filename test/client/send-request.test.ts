@@ -3,12 +3,13 @@
  * response; `unanswered` (fetch rejected or threw, or resolved with no Response); `failed` (the
  * signal, a redirect not followed, and why). What fetch is asked (`redirect: 'manual'`, the
  * exchange's signal), the redirects followed (307/308 within the origin, at most five, with the
- * same method, headers and body) and each refusal's wording and detail. Also `untilAborted` and
- * `release`. The same rules over real connections are in exchange-network.test.ts.
+ * same method, headers and body) and each refusal's wording and detail. Also `release`. The same
+ * rules over real connections are in exchange-network.test.ts; `untilAborted` is abort-watch's,
+ * tested in abort-signals.test.ts.
  */
 
 import { describe, expect, test } from 'vitest';
-import { MAX_REDIRECTS, release, sendRequest, untilAborted, type RequestRoute, type Sent } from '../../src/client/send-request.js';
+import { MAX_REDIRECTS, release, sendRequest, type RequestRoute, type Sent } from '../../src/client/send-request.js';
 import { nothingRead, written, type Failure } from '../../src/vocabulary/failure.js';
 import { nextTurn } from '../helpers/bodies.js';
 import { empty, never, respond, scriptedFetch, trail, type Script } from '../helpers/client-fetch.js';
@@ -203,37 +204,6 @@ describe('redirects', () => {
     const failure = failureOf(await sendRequest(r, POST), 'failed');
     expect(failure.detail).toMatchObject({ status: 0, location: undefined, contentType: null });
     expect(written(failure.message)).toBe('the server redirected the POST with HTTP 3xx, not followed: that would not keep the method and body (only 307 and 308 are followed)');
-  });
-});
-
-describe('untilAborted', () => {
-  test('settles as the promise does, and leaves no listener', async () => {
-    const controller = new AbortController();
-    expect(await untilAborted(Promise.resolve(7), controller.signal)).toBe(7);
-    const error = new Error('no');
-    await expect(untilAborted(Promise.reject(error), controller.signal)).rejects.toBe(error);
-    expect(listenersOn(controller.signal)).toBe(0);
-  });
-
-  test("rejects with the signal's reason when it aborts first; the value that comes later goes to late, once", async () => {
-    const controller = new AbortController();
-    let resolve!: (value: string) => void;
-    const late: string[] = [];
-    const pending = untilAborted(new Promise<string>((done) => (resolve = done)), controller.signal, (value) => late.push(value));
-    const reason = new Error('stop');
-    controller.abort(reason);
-    await expect(pending).rejects.toBe(reason);
-    resolve('after');
-    await nextTurn();
-    expect(late).toEqual(['after']);
-  });
-
-  test('an aborted signal rejects at once, and a late rejection is swallowed', async () => {
-    const reason = new Error('already');
-    const late: unknown[] = [];
-    await expect(untilAborted(Promise.reject(new Error('ignored')), AbortSignal.abort(reason), (value) => late.push(value))).rejects.toBe(reason);
-    await nextTurn();
-    expect(late).toEqual([]);
   });
 });
 
