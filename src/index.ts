@@ -108,7 +108,7 @@ export { preflightedHeaders } from './client/page-cors.js';
 export type { AuthChallenge } from './vocabulary/www-authenticate.js';
 
 export { AnswerError, isAnswerError } from './vocabulary/errors.js';
-export { quoteText } from './vocabulary/describe-value.js';
+export { escapedPrefix, escapeUnsafe, quoteText } from './vocabulary/describe-value.js';
 export { MIN_SECRET_LENGTH, REDACTED, Secrets } from './vocabulary/secrets.js';
 export type { AnswerDetail, AnswerErrorCode, AnswerErrorOptions, MalformedReason, NoAnswerReason } from './vocabulary/errors.js';
 

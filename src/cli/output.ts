@@ -6,44 +6,10 @@
  * @module
  */
 
-import { Secrets, type JsonRpcMessage } from '../index.js';
+import { escapedPrefix, escapeUnsafe, Secrets, type JsonRpcMessage } from '../index.js';
 
 /** The longest line of text the CLI writes on stderr (a failure or a note); past it, an ellipsis. */
 const MAX_LINE = 2048;
-
-// TO COME FROM THE PUBLIC ENTRY (issue 50): `escapeUnsafe` and `escapedPrefix` below restate
-// describe-value.ts's rule (its UNSAFE characters, its `\uXXXX` escape, its surrogate-safe cut),
-// which exports neither an unbounded escape nor a cut of escaped text yet. Same names, same
-// signatures: once the library exports them, these give way to an import from '../index.js'.
-
-/**
- * What a text shown raw must not carry: C0 and C1 controls, DEL, the bidirectional controls, the
- * line and paragraph separators and lone surrogates (describe-value.ts's `UNSAFE`).
- */
-const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
-
-/** `text` with every unsafe character written `\uXXXX`, nothing else changed: JSON text stays the same JSON. */
-function escapeUnsafe(text: string): string {
-  return text.replace(UNSAFE, unicodeEscape);
-}
-
-/**
- * `text` escaped as {@link escapeUnsafe}, in at most `limit` characters and an ellipsis when cut:
- * never inside a `\uXXXX` escape, nor between the halves of a surrogate pair.
- */
-function escapedPrefix(text: string, limit: number): string {
-  const escaped = escapeUnsafe(text);
-  if (escaped.length <= limit) return escaped;
-  let end = limit;
-  const partial = /\\u[0-9a-f]{0,3}$/.exec(escaped.slice(Math.max(0, end - 5), end));
-  if (partial !== null) end -= partial[0].length;
-  if ((escaped.charCodeAt(end - 1) & 0xfc00) === 0xd800) end -= 1;
-  return `${escaped.slice(0, end)}…`;
-}
-
-function unicodeEscape(char: string): string {
-  return `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`;
-}
 
 /** The secrets no output may show, redacted by the library's one rule (as sent, JSON-escaped, percent-encoded). */
 let secrets = new Secrets();

@@ -9,7 +9,7 @@
 
 import { checkSignal, isAborted } from '../drivers/abort-watch.js';
 import { checkType, checkUrl, optionsObject } from '../vocabulary/check-argument.js';
-import { valueText } from '../vocabulary/describe-value.js';
+import { descriptionOf } from '../vocabulary/describe-value.js';
 import { answerError } from '../vocabulary/failure.js';
 import type { JsonRpcMessage } from '../vocabulary/json-rpc.js';
 import { refusalGoesInBand } from './discover-outcome.js';
@@ -285,8 +285,8 @@ export class AnswerTransport {
   }
 
   #report(error: unknown): void {
-    // What onmessage threw may be anything, even a value String() cannot convert: valueText never throws.
-    this.onerror?.(error instanceof Error ? error : new Error(valueText(error), { cause: error }));
+    // What onmessage threw may be anything, even a value String() cannot convert: descriptionOf never throws.
+    this.onerror?.(error instanceof Error ? error : new Error(descriptionOf(error), { cause: error }));
   }
 }
 

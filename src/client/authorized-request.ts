@@ -9,7 +9,7 @@
 import { isBearerToken } from '../vocabulary/bearer-token.js';
 import { abortReason, isAborted, untilAborted } from '../drivers/abort-watch.js';
 import { describeValue } from '../vocabulary/describe-value.js';
-import { describedText, said, stopped, withCause, type Failure } from '../vocabulary/failure.js';
+import { valuePart, said, stopped, withCause, type Failure } from '../vocabulary/failure.js';
 import type { Secrets } from '../vocabulary/secrets.js';
 import type { AuthProvider } from './auth-provider.js';
 import { refusal } from './refusal.js';
@@ -56,7 +56,7 @@ async function bearerToken(authProvider: AuthProvider, method: string, route: Au
     token = await untilAborted(called(() => authProvider.token()), route.signal);
   } catch (error) {
     if (isAborted(route.signal)) return stopped(abortReason(route.signal), route.detail, 'the exchange');
-    return notSent(method, said`authProvider.token() failed: ${describedText(error)}`, route, error);
+    return notSent(method, said`authProvider.token() failed: ${valuePart(error)}`, route, error);
   }
   if (token === undefined || token === '') return undefined;
   // Checked here so that a bad token is never quoted: a header that refuses it names it.
@@ -77,7 +77,7 @@ async function unauthorized(authProvider: AuthProvider, response: Response, rout
     return undefined;
   } catch (error) {
     if (isAborted(signal)) return stopped(abortReason(signal), route.detail, 'the exchange');
-    return refusal(response, route.detail, undefined, said`, and authProvider.onUnauthorized failed: ${describedText(error)}`, error);
+    return refusal(response, route.detail, undefined, said`, and authProvider.onUnauthorized failed: ${valuePart(error)}`, error);
   } finally {
     release(route, response); // the provider may have read it, or hold it still: a refused cancel is fine
   }

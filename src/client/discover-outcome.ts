@@ -8,7 +8,7 @@
  * @module
  */
 
-import { bareServerText, nothingRead, said, serverTextList, type Failure, type MessagePart } from '../vocabulary/failure.js';
+import { barePart, nothingRead, said, barePartList, type Failure, type MessagePart } from '../vocabulary/failure.js';
 import { objectOf, type JsonObject, type JsonRpcResponse, type JsonValue } from '../vocabulary/json-rpc.js';
 import { eraOf, MODERN_PROTOCOL_VERSION } from './era.js';
 import type { RequestOutcome } from './exchange.js';
@@ -103,7 +103,7 @@ function rpcErrorOutcome(error: JsonObject, how: readonly MessagePart[], refused
     }
     return { kind: 'failed', failure: noCommonVersion(supported, answer, refused) };
   }
-  const message = typeof error['message'] === 'string' ? said`: ${bareServerText(error['message'])}` : said``;
+  const message = typeof error['message'] === 'string' ? said`: ${barePart(error['message'])}` : said``;
   return { kind: 'failed', failure: refused ?? negotiationFailed(said`server/discover was refused with ${name} (${code as number})${message}`, answer) };
 }
 
@@ -139,12 +139,12 @@ export function negotiationFailed(message: readonly MessagePart[], answer: JsonR
 
 /** Versions a server listed, each its text (a list of dates, but the server's all the same). */
 function versionsText(versions: readonly string[]): readonly MessagePart[] {
-  return serverTextList(versions, ', ', 8);
+  return barePartList(versions, ', ', 8);
 }
 
 /** A JSON-RPC error code as a message shows it: a number as it is, anything else as the server's text. */
 function codeText(code: JsonValue | undefined): string | MessagePart {
-  return typeof code === 'number' ? String(code) : bareServerText(JSON.stringify(code) ?? 'none');
+  return typeof code === 'number' ? String(code) : barePart(JSON.stringify(code) ?? 'none');
 }
 
 function versionList(value: JsonValue | undefined): string[] | undefined {

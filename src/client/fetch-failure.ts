@@ -6,7 +6,7 @@
  * @module
  */
 
-import { describedText, said, withCause, type Failure, type MessagePart } from '../vocabulary/failure.js';
+import { valuePart, said, withCause, type Failure, type MessagePart } from '../vocabulary/failure.js';
 import type { AnswerDetail } from '../vocabulary/errors.js';
 import { crossOriginPage, inPage, preflightNote } from './page-cors.js';
 
@@ -107,24 +107,24 @@ export function fetchRejected(error: unknown, url: string | URL, method: string,
     return { failure: withCause({ code: 'connect_failed', message: said`could not connect to ${where}: ${cut.why}${named}; ${cut.check}`, detail }, error), unsent: true };
   }
   if (codes.some((one) => BROKEN_CODE.test(one)) || words.some((text) => BROKEN_WORDS.test(text))) {
-    const message = said`the connection to ${where} broke before the server responded to the ${method}: ${describedText(error)}${causeText(error)}`;
+    const message = said`the connection to ${where} broke before the server responded to the ${method}: ${valuePart(error)}${causeText(error)}`;
     return { failure: withCause({ code: 'stream_failed', message, detail }, error), unsent: false };
   }
   if (codes.length === 0 && inPage()) {
     // A browser's fetch rejects with a bare TypeError for a refused connection and a CORS refusal alike.
     const origin = crossOriginPage(url);
     const why: readonly MessagePart[] = origin === undefined ? said`is the server running?` : said`${preflightNote(origin, method, headers)}; else, is the server running?`;
-    const message = said`could not connect to ${where}, or the browser refused the response; it gives no reason (${describedText(error)}): ${why}`;
+    const message = said`could not connect to ${where}, or the browser refused the response; it gives no reason (${valuePart(error)}): ${why}`;
     return { failure: withCause({ code: 'connect_failed', message, detail }, error), unsent: false };
   }
-  return { failure: withCause({ code: 'stream_failed', message: said`the ${method} request got no response: ${describedText(error)}${causeText(error)}`, detail }, error), unsent: false };
+  return { failure: withCause({ code: 'stream_failed', message: said`the ${method} request got no response: ${valuePart(error)}${causeText(error)}`, detail }, error), unsent: false };
 }
 
 /** ` (cause)`: a rejection's cause, which says what happened (undici's `fetch failed` does not). */
 function causeText(error: unknown): readonly MessagePart[] {
   try {
     const cause: unknown = error instanceof Error ? error.cause : undefined;
-    return cause instanceof Error ? said` (${describedText(cause)})` : said``;
+    return cause instanceof Error ? said` (${valuePart(cause)})` : said``;
   } catch {
     return said``;
   }

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { nothingRead, said, serverText, type Failure } from '../vocabulary/failure.js';
+import { nothingRead, said, quotedPart, type Failure } from '../vocabulary/failure.js';
 import type { JsonObject, JsonValue } from '../vocabulary/json-rpc.js';
 import { freshUntil } from './result-cache.js';
 
@@ -46,7 +46,7 @@ export function listPage(state: ListState, result: JsonObject, now: number): Lis
   const next: ListState = { ...state, items: [...state.items, ...items], pages, until };
   const cursor = result['nextCursor'];
   if (typeof cursor !== 'string') return { kind: 'done', state: next };
-  if (state.cursors.has(cursor)) return invalid(said`${state.method} gave the cursor ${serverText(cursor)} twice: its pages loop`);
+  if (state.cursors.has(cursor)) return invalid(said`${state.method} gave the cursor ${quotedPart(cursor)} twice: its pages loop`);
   if (pages >= MAX_LIST_PAGES) return invalid(said`${state.method} went on past ${MAX_LIST_PAGES} pages`);
   return { kind: 'next', state: { ...next, cursors: new Set(state.cursors).add(cursor) }, cursor };
 }

@@ -6,7 +6,7 @@
  */
 
 import { invalid } from '../vocabulary/check-argument.js';
-import { describeValue, prefixText } from '../vocabulary/describe-value.js';
+import { describeValue, shortText } from '../vocabulary/describe-value.js';
 import { isRecord, ownValue } from '../vocabulary/json-rpc.js';
 
 /** The parameter types an `x-mcp-header` may annotate: primitives, and not `number`. */
@@ -172,7 +172,7 @@ const POINTER_TOKENS = 8;
  * them) escaped and bounded, and of a deep pointer only its last tokens.
  */
 function pointerText(at: string): string {
-  const tokens = at.split('/').slice(1).map(prefixText);
+  const tokens = at.split('/').slice(1).map(shortText);
   return `${tokens.length > POINTER_TOKENS ? '/…' : ''}/${tokens.slice(-POINTER_TOKENS).join('/')}`;
 }
 

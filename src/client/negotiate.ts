@@ -8,7 +8,7 @@
  */
 
 import type { AnswerFormat, AnswerProgress } from '../reducers/answer.js';
-import { bareServerText, said, serverText, stopKind, written, type Failure } from '../vocabulary/failure.js';
+import { barePart, said, quotedPart, stopKind, written, type Failure } from '../vocabulary/failure.js';
 import { objectOf, type JsonObject, type JsonRpcResponse, type JsonValue } from '../vocabulary/json-rpc.js';
 import { discoverOutcome, negotiationFailed, type DiscoverOutcome } from './discover-outcome.js';
 import { eraOf, isProtocolVersion, LEGACY_PROTOCOL_VERSION, MODERN_PROTOCOL_VERSION, type McpEra } from './era.js';
@@ -197,11 +197,11 @@ async function initialize(on: Handshake, version: string, exact: boolean, how: N
   if (result === undefined || typeof answered !== 'string') return failed(notAccepted(outcome.answer, settings));
   // Only a 2025 version (a date before 2026-07-28) is accepted: it goes back in a header, which no other text could be.
   if (!isProtocolVersion(answered) || eraOf(answered) !== 'legacy') {
-    const message = said`the server answered initialize with protocol version ${serverText(answered)}, which is no 2025-era version`;
+    const message = said`the server answered initialize with protocol version ${quotedPart(answered)}, which is no 2025-era version`;
     return failed(negotiationFailed(message, outcome.answer, settings.maxBytes));
   }
   if (exact && answered !== version) {
-    return failed(negotiationFailed(said`the server answered initialize with protocol version ${bareServerText(answered)}, not the pinned ${version}`, outcome.answer), answered);
+    return failed(negotiationFailed(said`the server answered initialize with protocol version ${barePart(answered)}, not the pinned ${version}`, outcome.answer), answered);
   }
   const initialized = planMessage({ jsonrpc: '2.0', method: 'notifications/initialized' }, settings, { version: answered, sessionId: session.state.sessionId });
   const notified = await runExchange(url, settings, initialized, { session, signals: on.signals });
@@ -221,7 +221,7 @@ export async function renewSession(on: Handshake, version: string): Promise<Fail
 /** `initialize` answered without accepting it: no result, no 2025 protocol version in it. */
 function notAccepted(answer: JsonRpcResponse, settings: ExchangeSettings): Failure {
   // The whole answer is the server's text, quoted short: a 1 MiB answer stays a line.
-  return negotiationFailed(said`the server did not accept initialize: ${serverText(JSON.stringify(answer))}`, answer, settings.maxBytes);
+  return negotiationFailed(said`the server did not accept initialize: ${quotedPart(JSON.stringify(answer))}`, answer, settings.maxBytes);
 }
 
 /** How the handshake was answered: the outcome but its kind and the answer (the rest of Negotiated says what the answer held). */

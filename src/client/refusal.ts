@@ -7,7 +7,7 @@
  */
 
 import type { AnswerDetail } from '../vocabulary/errors.js';
-import { bareServerText, said, serverText, type Failure, type MessagePart } from '../vocabulary/failure.js';
+import { barePart, said, quotedPart, type Failure, type MessagePart } from '../vocabulary/failure.js';
 import type { JsonRpcResponse } from '../vocabulary/json-rpc.js';
 import { authChallenge, type AuthChallenge } from '../vocabulary/www-authenticate.js';
 import { hiddenChallengeNote } from './page-cors.js';
@@ -24,7 +24,7 @@ export function refusal(
   note: readonly MessagePart[] = [],
   cause?: unknown,
 ): Failure {
-  const text = response.statusText === '' ? said`` : said` ${bareServerText(response.statusText)}`;
+  const text = response.statusText === '' ? said`` : said` ${barePart(response.statusText)}`;
   const rpc = answer === undefined ? said`` : said`: ${describeRpcError(answer['error'])}`;
   const challenge = response.status === 401 || response.status === 403 ? authChallenge(response.headers.get('www-authenticate')) : undefined;
   const failure: Failure = {
@@ -38,8 +38,8 @@ export function refusal(
 /** ` (Bearer error "insufficient_scope", scope "…")`: what a challenge says, quoted short. */
 function describeChallenge(challenge: AuthChallenge | undefined): readonly MessagePart[] {
   if (challenge?.error === undefined) return [];
-  const scope = challenge.error === 'insufficient_scope' && challenge.scope !== undefined ? said`, scope ${serverText(challenge.scope)}` : said``;
-  return said` (${bareServerText(challenge.scheme)} error ${serverText(challenge.error)}${scope})`;
+  const scope = challenge.error === 'insufficient_scope' && challenge.scope !== undefined ? said`, scope ${quotedPart(challenge.scope)}` : said``;
+  return said` (${barePart(challenge.scheme)} error ${quotedPart(challenge.error)}${scope})`;
 }
 
 /** `"message" (JSON-RPC error -32000)`: what a JSON-RPC error says, its message quoted. */
@@ -47,7 +47,7 @@ export function describeRpcError(error: unknown): readonly MessagePart[] {
   if (typeof error === 'object' && error !== null) {
     const { code, message } = error as { code?: unknown; message?: unknown };
     if (typeof message === 'string') {
-      return typeof code === 'number' ? said`${serverText(message)} (JSON-RPC error ${code})` : said`${serverText(message)}`;
+      return typeof code === 'number' ? said`${quotedPart(message)} (JSON-RPC error ${code})` : said`${quotedPart(message)}`;
     }
   }
   return said`a JSON-RPC error`;

@@ -9,7 +9,7 @@
 
 import { abortReason, isAborted, untilAborted } from '../drivers/abort-watch.js';
 import type { AnswerDetail } from '../vocabulary/errors.js';
-import { said, serverText, stopped, type Failure } from '../vocabulary/failure.js';
+import { said, quotedPart, stopped, type Failure } from '../vocabulary/failure.js';
 import { fetchRejected } from './fetch-failure.js';
 import { invalid } from '../vocabulary/check-argument.js';
 
@@ -140,7 +140,7 @@ function redirectRefused(method: OutgoingRequest['method'], response: Response, 
             ? 'without a Location'
             : 'to another origin'
           : 'that would not keep the method and body (only 307 and 308 are followed)';
-  const to = location === null ? said`` : said` to ${serverText(location)}`;
+  const to = location === null ? said`` : said` to ${quotedPart(location)}`;
   return {
     code: 'http_status',
     message: said`the server redirected the ${method} with HTTP ${status === 0 ? '3xx' : String(status)}${to}, not followed: ${why}`,

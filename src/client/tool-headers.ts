@@ -9,7 +9,7 @@
  * @module
  */
 
-import { listed, nothingRead, said, serverText, type Failure } from '../vocabulary/failure.js';
+import { listedParts, nothingRead, said, quotedPart, type Failure } from '../vocabulary/failure.js';
 import { objectOf, type JsonObject, type JsonValue } from '../vocabulary/json-rpc.js';
 import { mcpRequestHeaders } from './mcp-request-headers.js';
 import { checkMcpHeaderParams } from './mcp-param-headers.js';
@@ -61,7 +61,7 @@ export class ToolHeaders {
 
   /**
    * The headers `request` (a 2026 `tools/call`) carries for its tool's parameters — `undefined`
-   * when the tool is not listed — or the failure: `invalid_tool`, or a page's exchange failing.
+   * when the tool is not listedParts — or the failure: `invalid_tool`, or a page's exchange failing.
    * The pages are read within the call's `signal`.
    * @throws TypeError for an argument of another type than its parameter's (the caller's).
    */
@@ -79,12 +79,12 @@ export class ToolHeaders {
     const reasons = check.valid ? [] : check.reasons;
     return {
       code: 'invalid_tool',
-      message: said`the server's tool ${serverText(name)} has invalid x-mcp-header annotations (${listed(reasons, '; ', MAX_REASONS)}): a 2026-07-28 client does not call it`,
+      message: said`the server's tool ${quotedPart(name)} has invalid x-mcp-header annotations (${listedParts(reasons, '; ', MAX_REASONS)}): a 2026-07-28 client does not call it`,
       detail: nothingRead(0),
     };
   }
 
-  /** The definition of the tool `name` (`undefined`: not listed), read as far as needed; or the failure of a page. */
+  /** The definition of the tool `name` (`undefined`: not listedParts), read as far as needed; or the failure of a page. */
   async #find(name: string, signal: AbortSignal | undefined): Promise<{ readonly tool: JsonObject | undefined } | { readonly failure: Failure }> {
     for (;;) {
       const tool = this.#tools.get(name);

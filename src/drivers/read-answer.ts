@@ -20,7 +20,7 @@ import { invalid } from '../vocabulary/check-argument.js';
 import { ANY_BODY, discard, STREAM_BODY, type BodyShape, type ByteSource, type Chunks } from './chunk-source.js';
 import { mimeEssence } from '../vocabulary/content-type.js';
 import type { AnswerDetail, MalformedReason } from '../vocabulary/errors.js';
-import { answerError, describedText, nothingRead, said, serverText, stopped, withCause, type Failure } from '../vocabulary/failure.js';
+import { answerError, valuePart, nothingRead, said, quotedPart, stopped, withCause, type Failure } from '../vocabulary/failure.js';
 import type { JsonRpcMessage, JsonRpcResponse } from '../vocabulary/json-rpc.js';
 import { checkReadAnswerOptions, type CheckedOptions, type ReadAnswerOptions } from './read-options.js';
 
@@ -128,7 +128,7 @@ function readBody<B extends ByteSource, R>(
   }
   if (format === undefined) {
     if (body !== null) discard(shape, body);
-    const got = header === null ? said`no content type` : said`content type ${serverText(header)}`;
+    const got = header === null ? said`no content type` : said`content type ${quotedPart(header)}`;
     const failure: Failure = {
       code: 'unsupported_content_type',
       message: said`expected an answer as application/json or text/event-stream, got ${got}; the body was not read`,
@@ -171,7 +171,7 @@ async function readFormat<R>(chunks: Chunks | null, format: AnswerFormat, header
         // A body fetched with the same signal errors with the abort reason before our watcher
         // runs: that is an abort (below), not a failed stream.
         if (signal === undefined || !isAborted(signal)) {
-          return failed(read, withCause({ code: 'stream_failed', message: said`the response body failed while being read: ${describedText(error)}`, detail: detailOf(read) }, error));
+          return failed(read, withCause({ code: 'stream_failed', message: said`the response body failed while being read: ${valuePart(error)}`, detail: detailOf(read) }, error));
         }
       }
       // Checked after every read: a chunk already queued, or the body's end, does not outrun an abort.
@@ -250,7 +250,7 @@ function failureOf(outcome: Exclude<AnswerOutcome, { kind: 'answer' }>, format: 
 
 function malformedMessage(reason: Exclude<MalformedReason, 'invalid_result'>, format: AnswerFormat, detail: AnswerDetail): Failure['message'] {
   const kind = format === 'json' ? 'application/json' : 'text/event-stream';
-  const seen = format === 'json' ? said`` : said` (${count(detail.events, 'event')}, last event id ${serverText(detail.lastEventId)})`;
+  const seen = format === 'json' ? said`` : said` (${count(detail.events, 'event')}, last event id ${quotedPart(detail.lastEventId)})`;
   switch (reason) {
     case 'invalid_json':
       return said`the application/json body is not valid JSON`;

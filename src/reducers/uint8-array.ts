@@ -1,6 +1,6 @@
 /**
  * What a chunk of bytes is: a `Uint8Array` by the platform's typed-array tag, which reads the
- * internal slot, so any realm's or subclass's (a `Buffer`) passes, a look-alike does not, and
+ * internal slot, so any realm's or subclass's (Node's byte buffers) passes, a look-alike does not, and
  * nothing of the value is read that it could intercept.
  * @module
  */

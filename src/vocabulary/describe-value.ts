@@ -11,15 +11,15 @@ export const PREFIX = 64;
 
 /** `value` for an error message, at most about {@link PREFIX} characters of it. Never throws. */
 export function describeValue(value: unknown): string {
-  const text = valueText(value);
-  return typeof value === 'string' ? quoteText(text) : prefixText(text);
+  const text = descriptionOf(value);
+  return typeof value === 'string' ? quoteText(text) : shortText(text);
 }
 
 /**
  * What {@link describeValue} shows of `value`, before it is cut and escaped: a string itself, an
  * Error's name and message, another object's tag. Never throws.
  */
-export function valueText(value: unknown): string {
+export function descriptionOf(value: unknown): string {
   try {
     if (typeof value === 'string') return value;
     if (value instanceof Error) {
@@ -44,11 +44,11 @@ export function valueText(value: unknown): string {
  * (a string of `detail.answer`, which is the server's JSON as parsed).
  */
 export function quoteText(text: string): string {
-  return `"${prefixText(text)}"`;
+  return `"${shortText(text)}"`;
 }
 
 /** A text for a message, unquoted: its first {@link PREFIX} characters and an ellipsis when cut, escaped as {@link quoteText} escapes. */
-export function prefixText(text: string): string {
+export function shortText(text: string): string {
   return bounded(text, PREFIX, escapeText);
 }
 
@@ -71,8 +71,31 @@ const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066
  * or event id); else its first {@link DETAIL_PREFIX} characters and an ellipsis, with every
  * character {@link quoteText} escapes written `\uXXXX`. Quotes and backslashes stay as they are.
  */
-export function detailText(text: string): string {
-  return bounded(text, DETAIL_PREFIX, (cut) => cut.replace(UNSAFE, unicodeEscape));
+export function detailField(text: string): string {
+  return bounded(text, DETAIL_PREFIX, escapeUnsafe);
+}
+
+/**
+ * `text` with every character that could steer a terminal or reorder a line (those
+ * {@link quoteText} escapes, but quotes and backslashes) written `\uXXXX`, nothing else
+ * changed: JSON text stays the same JSON, and a line shows what it says.
+ */
+export function escapeUnsafe(text: string): string {
+  return text.replace(UNSAFE, unicodeEscape);
+}
+
+/**
+ * `text` escaped as {@link escapeUnsafe}, in at most `limit` characters and an ellipsis when it
+ * was cut: never inside a `\uXXXX` escape, nor between the halves of a surrogate pair.
+ */
+export function escapedPrefix(text: string, limit: number): string {
+  const escaped = escapeUnsafe(text);
+  if (escaped.length <= limit) return escaped;
+  let end = limit;
+  const partial = /\\(?:u[0-9a-f]{0,3})?$/.exec(escaped.slice(Math.max(0, end - 5), end));
+  if (partial !== null) end -= partial[0].length;
+  if ((escaped.charCodeAt(end - 1) & 0xfc00) === 0xd800) end -= 1;
+  return `${escaped.slice(0, end)}…`;
 }
 
 /** The first `limit` characters of `text` (never half a surrogate pair), escaped, and an ellipsis when it was cut. */
@@ -84,7 +107,7 @@ function bounded(text: string, limit: number, escape: (text: string) => string):
 
 /** `text` as the inside of a JSON string, with what JSON leaves raw but a terminal acts on escaped too. */
 function escapeText(text: string): string {
-  return JSON.stringify(text).slice(1, -1).replace(UNSAFE, unicodeEscape);
+  return escapeUnsafe(JSON.stringify(text).slice(1, -1));
 }
 
 function unicodeEscape(char: string): string {

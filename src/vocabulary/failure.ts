@@ -9,66 +9,66 @@
  * @module
  */
 
-import { detailText, prefixText, quoteText, valueText } from './describe-value.js';
+import { detailField, shortText, quoteText, descriptionOf } from './describe-value.js';
 import { AnswerError, type AnswerDetail, type AnswerErrorCode, type MalformedReason } from './errors.js';
 import { mapStrings } from './json-tree.js';
 import type { Secrets } from './secrets.js';
 
 /**
  * Text the package did not write, inside a failure's message: what the server sent, or what the
- * caller's code threw ({@link describedText}). Written out bounded and escaped, its secrets
+ * caller's code threw ({@link valuePart}). Written out bounded and escaped, its secrets
  * redacted first.
  */
-export interface ServerText {
+export interface ForeignText {
   /** The text, as received. */
-  readonly serverText: string;
+  readonly text: string;
   /** Quoted (`"…"`) or, for a reason phrase or a code, shown bare. */
   readonly quoted: boolean;
 }
 
 /** One part of a failure's message: the package's own words, or the server's text. */
-export type MessagePart = string | ServerText;
+export type MessagePart = string | ForeignText;
 
 /** Server text for a message, quoted when written. */
-export function serverText(text: string): ServerText {
-  return { serverText: text, quoted: true };
+export function quotedPart(text: string): ForeignText {
+  return { text, quoted: true };
 }
 
 /** Server text for a message, shown bare (escaped and bounded, unquoted): a reason phrase, a code. */
-export function bareServerText(text: string): ServerText {
-  return { serverText: text, quoted: false };
+export function barePart(text: string): ForeignText {
+  return { text, quoted: false };
 }
 
 /**
  * Items as a message lists them: `separator` between them, the first `max` of them and how many
  * more — so that a list of any length stays a line.
  */
-export function listed(items: readonly MessagePart[], separator: string, max: number): readonly MessagePart[] {
+export function listedParts(items: readonly MessagePart[], separator: string, max: number): readonly MessagePart[] {
   const shown = items.slice(0, max).flatMap((item, i) => (i === 0 ? [item] : [separator, item]));
   return items.length > max ? [...shown, `${separator}and ${items.length - max} more`] : shown;
 }
 
-/** Items of the server's text as a message lists them: each bare, as {@link listed} lists them. */
-export function serverTextList(items: readonly string[], separator: string, max: number): readonly MessagePart[] {
-  return listed(items.map(bareServerText), separator, max);
+/** Items of the server's text as a message lists them: each bare, as {@link listedParts} lists them. */
+export function barePartList(items: readonly string[], separator: string, max: number): readonly MessagePart[] {
+  return listedParts(items.map(barePart), separator, max);
 }
 
 /**
  * A value the caller's code gave or threw — an abort reason, a `fetch`'s error — described
- * ({@link valueText}) for a message: a string quoted, anything else bare. Its secrets are redacted
+ * ({@link descriptionOf}) for a message: a string quoted, anything else bare. Its secrets are redacted
  * before it is cut, as the server's text is: a `fetch` that quotes the `Authorization` it was
  * given does not bring half a token back.
  */
-export function describedText(value: unknown): ServerText {
-  return { serverText: valueText(value), quoted: typeof value === 'string' };
+export function valuePart(value: unknown): ForeignText {
+  return { text: descriptionOf(value), quoted: typeof value === 'string' };
 }
 
-/** A message from a template: `said\`the server answered ${serverText(text)}\``. */
-export function said(strings: TemplateStringsArray, ...values: readonly (string | number | ServerText | readonly MessagePart[])[]): readonly MessagePart[] {
+/** A message from a template: `said\`the server answered ${quotedPart(text)}\``. */
+export function said(strings: TemplateStringsArray, ...values: readonly (string | number | ForeignText | readonly MessagePart[])[]): readonly MessagePart[] {
   const parts: MessagePart[] = [strings[0]!];
   values.forEach((value, i) => {
     if (Array.isArray(value)) parts.push(...(value as readonly MessagePart[]));
-    else parts.push(typeof value === 'number' ? String(value) : (value as string | ServerText));
+    else parts.push(typeof value === 'number' ? String(value) : (value as string | ForeignText));
     parts.push(strings[i + 1]!);
   });
   return parts;
@@ -134,13 +134,13 @@ export function answerError(failure: Failure, secrets?: Secrets): AnswerError {
 
 /**
  * `detail` as an error holds it: each string of the server's text in it — `contentType`,
- * `location`, `lastEventId`, the challenge's values and parameter names — as {@link detailText}
+ * `location`, `lastEventId`, the challenge's values and parameter names — as {@link detailField}
  * gives it, so that a field shown or logged raw is short and steers no terminal. `answer` stays
  * the server's JSON, as parsed (and redacted): data to quote before it is shown.
  */
 function heldDetail(detail: AnswerDetail): AnswerDetail {
   const { answer, ...fields } = detail;
-  const held = mapStrings(fields, detailText) as AnswerDetail;
+  const held = mapStrings(fields, detailField) as AnswerDetail;
   return answer === undefined ? held : { ...held, answer };
 }
 
@@ -149,10 +149,10 @@ export function written(parts: readonly MessagePart[], secrets?: Secrets): strin
   return parts.map((part) => (typeof part === 'string' ? part : quoted(part, secrets))).join('');
 }
 
-function quoted(part: ServerText, secrets: Secrets | undefined): string {
+function quoted(part: ForeignText, secrets: Secrets | undefined): string {
   // Redacted whole, then cut: a secret across the cut is gone before the cut is made.
-  const text = secrets === undefined ? part.serverText : secrets.redact(part.serverText);
-  return part.quoted ? quoteText(text) : prefixText(text);
+  const text = secrets === undefined ? part.text : secrets.redact(part.text);
+  return part.quoted ? quoteText(text) : shortText(text);
 }
 
 /**
@@ -163,7 +163,7 @@ function quoted(part: ServerText, secrets: Secrets | undefined): string {
 export function stopped(reason: unknown, detail: AnswerDetail, doing: string): Failure {
   const timedOut = isTimeout(reason);
   // The reason is the caller's own (or the package's): described apart, and redacted, as text the package did not write.
-  const message = timedOut ? said`${doing} timed out` : said`${doing} was aborted: ${describedText(reason)}`;
+  const message = timedOut ? said`${doing} timed out` : said`${doing} was aborted: ${valuePart(reason)}`;
   return withCause({ code: timedOut ? 'timeout' : 'aborted', message, detail }, reason);
 }
 

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { describeValue, prefixText } from './describe-value.js';
+import { describeValue, shortText } from './describe-value.js';
 
 /**
  * A copy of the JSON tree `value` (it came from `JSON.parse` or this package) with `map` applied
@@ -55,7 +55,7 @@ export function writtenJson(value: unknown, name: string): string {
     return JSON.stringify(value);
   } catch (error) {
     const part = unwritablePart(value, name);
-    const why = part === undefined ? `${name} cannot be written as JSON: writing it threw ${describeValue(error)}` : `${prefixText(part.path)} cannot be written as JSON: it is ${part.what}`;
+    const why = part === undefined ? `${name} cannot be written as JSON: writing it threw ${describeValue(error)}` : `${shortText(part.path)} cannot be written as JSON: it is ${part.what}`;
     throw new TypeError(why, { cause: error });
   }
 }

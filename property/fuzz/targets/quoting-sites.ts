@@ -59,7 +59,7 @@ import {
   type ExchangeOptions,
   type FetchFunction,
 } from '../../../src/index.js';
-import { DETAIL_PREFIX, PREFIX, prefixText, quoteText } from '../../../src/vocabulary/describe-value.js';
+import { DETAIL_PREFIX, PREFIX, shortText, quoteText } from '../../../src/vocabulary/describe-value.js';
 import { MIN_SECRET_LENGTH, Secrets } from '../../../src/vocabulary/secrets.js';
 import { Broken, defineTarget, ensure } from '../target.js';
 
@@ -397,7 +397,7 @@ function planOf(input: QuotingSitesInput, text: string): SitePlan {
   switch (input.site) {
     case 'reason':
       // An empty reason phrase is left out of the message.
-      return exchange(() => ({ status, reason: text }), ['http_status'], text, (redact) => (text === '' ? undefined : `HTTP ${status} ${prefixText(redact(text))}`));
+      return exchange(() => ({ status, reason: text }), ['http_status'], text, (redact) => (text === '' ? undefined : `HTTP ${status} ${shortText(redact(text))}`));
     case 'rpc-message':
       // The text as the message, in the data, and as a key of the data: `detail.answer` holds it all, redacted.
       return exchange(
@@ -425,7 +425,7 @@ function planOf(input: QuotingSitesInput, text: string): SitePlan {
         () => ({ status: 401, headers: { 'www-authenticate': `${text} error="invalid_token"` } }),
         ['http_status'],
         text,
-        (redact) => (SCHEME.test(text) ? `(${prefixText(redact(text))} error "invalid_token")` : undefined),
+        (redact) => (SCHEME.test(text) ? `(${shortText(redact(text))} error "invalid_token")` : undefined),
       );
     case 'location': {
       const location = `http://elsewhere.invalid/${text}`;
@@ -450,7 +450,7 @@ function planOf(input: QuotingSitesInput, text: string): SitePlan {
       );
     }
     case 'discover-code':
-      return connect({ discover: (id) => jsonReply(400, { jsonrpc: '2.0', id, error: { code: text, message: 'no' } }) }, 'fallback', (redact) => `JSON-RPC ${prefixText(redact(JSON.stringify(text)))}`);
+      return connect({ discover: (id) => jsonReply(400, { jsonrpc: '2.0', id, error: { code: text, message: 'no' } }) }, 'fallback', (redact) => `JSON-RPC ${shortText(redact(JSON.stringify(text)))}`);
     case 'discover-legacy-versions': {
       // Ten versions of the text: the refusal names eight, and counts the rest. Two of a long
       // text: ten of a megabyte of escapes would be a body past any cap, and one quote is as long as another.
@@ -458,18 +458,18 @@ function planOf(input: QuotingSitesInput, text: string): SitePlan {
       return connect(
         { discover: (id) => jsonReply(400, { jsonrpc: '2.0', id, error: { code: -32022, message: 'unsupported', data: { supported } } }) },
         'fallback',
-        (redact) => `it supports ${prefixText(redact(text))}, `,
+        (redact) => `it supports ${shortText(redact(text))}, `,
       );
     }
     case 'discover-result-versions':
-      return connect({ discover: (id) => jsonReply(200, { jsonrpc: '2.0', id, result: { supportedVersions: [text, '2025-11-25'] } }) }, 'fallback', (redact) => `it supports only ${prefixText(redact(text))}, 2025-11-25`);
+      return connect({ discover: (id) => jsonReply(200, { jsonrpc: '2.0', id, result: { supportedVersions: [text, '2025-11-25'] } }) }, 'fallback', (redact) => `it supports only ${shortText(redact(text))}, 2025-11-25`);
     case 'discover-header-mismatch':
-      return connect({ discover: (id) => jsonReply(200, { jsonrpc: '2.0', id, error: { code: -32020, message: text } }) }, ['negotiation_failed'], (redact) => `HeaderMismatch (-32020): ${prefixText(redact(text))}`);
+      return connect({ discover: (id) => jsonReply(200, { jsonrpc: '2.0', id, error: { code: -32020, message: text } }) }, ['negotiation_failed'], (redact) => `HeaderMismatch (-32020): ${shortText(redact(text))}`);
     case 'discover-no-common-version':
       return connect(
         { discover: (id) => jsonReply(200, { jsonrpc: '2.0', id, error: { code: -32022, message: text, data: { supported: [text, '2027-01-01'] } } }) },
         ['negotiation_failed'],
-        (redact) => `the server supports ${prefixText(redact(text))}, 2027-01-01;`,
+        (redact) => `the server supports ${shortText(redact(text))}, 2027-01-01;`,
       );
     case 'discover-refused':
       return connect({ discover: (id) => jsonReply(status, { jsonrpc: '2.0', id, error: { code: -32000, message: text } }) }, ['http_status'], (redact) => `${quoteText(redact(text))} (JSON-RPC error -32000)`);

@@ -2,7 +2,7 @@
  * Every function that quotes what a server sent (issue 35): generated server texts — up to about
  * 1 MiB, of every control, bidi, separator and surrogate character, with the exchange's secrets
  * embedded anywhere, as sent, percent-encoded or JSON-escaped, cut, repeated, next to pieces of
- * the `[redacted]` marker — through `quoteText`, `prefixText`, `describeValue`, `Secrets`
+ * the `[redacted]` marker — through `quoteText`, `shortText`, `describeValue`, `Secrets`
  * (`redact`, `redactValue`), `answerError` and the CLI's `jsonLine` and `textLine`. The sites
  * that call them, reached through the public APIs, are the `quoting-sites` target's. Checked:
  *
@@ -27,9 +27,9 @@
 import fc from 'fast-check';
 import { encodedSecret, MARKER_OR_ESCAPE, timesArb, UNSAFE_CODES } from '../server-text.js';
 import { jsonLine, neverPrint, textLine } from '../../../src/cli/output.js';
-import { describeValue, DETAIL_PREFIX, PREFIX, prefixText, quoteText } from '../../../src/vocabulary/describe-value.js';
+import { describeValue, DETAIL_PREFIX, PREFIX, shortText, quoteText } from '../../../src/vocabulary/describe-value.js';
 import type { AnswerDetail } from '../../../src/vocabulary/errors.js';
-import { answerError, bareServerText, nothingRead, said, serverText, written, type Failure } from '../../../src/vocabulary/failure.js';
+import { answerError, barePart, nothingRead, said, quotedPart, written, type Failure } from '../../../src/vocabulary/failure.js';
 import { MIN_SECRET_LENGTH, REDACTED, Secrets } from '../../../src/vocabulary/secrets.js';
 import { defineTarget, ensure } from '../target.js';
 
@@ -337,7 +337,7 @@ function checkQuoting(input: QuotingInput): void {
 
   // describe-value.ts: the quote of the text as it came, and its unquoted prefix.
   checkQuote('quoteText', quoteText(text), text, true);
-  checkQuote('prefixText', prefixText(text), text, false);
+  checkQuote('shortText', shortText(text), text, false);
   ensure(describeValue(text) === quoteText(text), 'describeValue of a string is not its quoteText');
   const described = describeValue(new Error(text));
   ensure(described.length <= 'Error: '.length + QUOTE_BOUND, () => `describeValue(Error): ${described.length} characters: ${shown(described)}`);
@@ -356,14 +356,14 @@ function checkQuoting(input: QuotingInput): void {
   }
 
   // answerError: the message quotes the redacted text, bounded; the detail holds no secret.
-  checkQuote('written', written([serverText(text)], secrets), redacted, true);
+  checkQuote('written', written([quotedPart(text)], secrets), redacted, true);
   const failure: Failure = {
     code: 'http_status',
-    message: said`the server answered HTTP 500 ${bareServerText(text)}: ${serverText(text)}`,
+    message: said`the server answered HTTP 500 ${barePart(text)}: ${quotedPart(text)}`,
     detail: { ...nothingRead(0, text), lastEventId: text, status: 500, location: text, answer: serverJson(text, input.keyed) as unknown as AnswerDetail['answer'] },
   };
   const error = answerError(failure, secrets);
-  const expected = `the server answered HTTP 500 ${prefixText(redacted)}: ${quoteText(redacted)}`;
+  const expected = `the server answered HTTP 500 ${shortText(redacted)}: ${quoteText(redacted)}`;
   ensure(error.message === expected, () => `answerError's message is ${shown(error.message)}, not ${shown(expected)}`);
   // The message is its words and quotes of the redacted text, which holds no secret: its own quote
   // marks beside the server's text may spell one that starts with a quote, which is no secret repeated.
