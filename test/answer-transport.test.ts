@@ -4,7 +4,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ListRootsRequestSchema, LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { AnswerError, AnswerTransport, isAnswerError, type AnswerTransportOptions, type TransportMessage } from '../src/index.js';
+import { AnswerTransport, isAnswerError, type AnswerTransportOptions, type TransportMessage } from '../src/index.js';
 import { rejection } from './helpers/bodies.js';
 import { eventually, SERVER_MODES, startMcpServer, type RunningMcpServer } from './helpers/mcp-server.js';
 

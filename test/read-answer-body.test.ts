@@ -3,7 +3,7 @@ import { Readable } from 'node:stream';
 import { Agent, request as undiciRequest } from 'undici';
 import { describe, expect, test } from 'vitest';
 import { AnswerError, readAnswer, readAnswerBody, type JsonRpcMessage } from '../src/index.js';
-import { ANSWER, ANSWER_VALUE, answerError, bytes, chunksOf, expectReleased, NOTE, NOTE_VALUE, rejection, sourceBody } from './helpers/bodies.js';
+import { ANSWER, ANSWER_VALUE, answerError, bytes, chunksOf, expectReleased, NOTE, NOTE_VALUE, sourceBody } from './helpers/bodies.js';
 import { endlessServer } from './helpers/servers.js';
 
 /** An async iterable over chunks that records what was asked of it; `endless` never ends after them. */
