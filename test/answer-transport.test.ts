@@ -215,7 +215,7 @@ describe('AnswerTransport and sessions (stateful, SSE)', () => {
     expect(isAnswerError(error) && [error.code, error.detail.status]).toEqual(['http_status', 404]);
     expect(transport.sessionId).toBeUndefined();
     await client.close();
-    // Reconnecting, as the README shows: a new transport and a new initialize.
+    // Reconnecting, as the embedding guide shows: a new transport and a new initialize.
     const again = await connect(server.url);
     expect(again.transport.sessionId).toBeDefined();
     expect(again.transport.sessionId).not.toBe(old);

@@ -157,7 +157,7 @@ test("the README's size table states the limits, and figures within 3% of the me
 });
 
 describe('examples', () => {
-  test('examples/scan.mjs prints the events the README shows', () => {
+  test('examples/scan.mjs prints the events the demo guide shows', () => {
     const out = execFileSync(process.execPath, [`${root}/examples/scan.mjs`], { encoding: 'utf8' });
     expect(out).toContain(`data: '{"jsonrpc":"2.0",\\n"id":1,"result":{"text":"héllo 🚀"}}'`);
     expect(out).toContain("{ lastEventId: '7', retry: 3000 }");
