@@ -1,21 +1,7 @@
 /**
  * sse-answer: read one JSON-RPC answer from an MCP Streamable HTTP response — plain JSON or a
- * `text/event-stream` — and hold no stream.
- *
- * The pipeline, one folder a layer and one file a stage:
- * - `vocabulary/`: the words every layer shares — JSON-RPC types, `AnswerError`, argument checks.
- * - `reducers/`: pure `(state, chunk) → (state, output)` steps — the SSE scanner (`scanner.ts`,
- *   over `utf8.ts`), the response selector (`selector.ts`, over `parse-json.ts`), the byte budget
- *   (`budget.ts`), and their composition, the answer reducer (`answer.ts`).
- * - `drivers/`: move a body's chunks through the reducers — `readAnswer` (`read-answer.ts`,
- *   pulling through `chunk-source.ts`), `scanEvents` and `SseEventStream`.
- * - `client/`: one exchange with an MCP server as a value (`exchange.ts`, over `send-request.ts`,
- *   `authorized-request.ts`, `deadline.ts` and `resume.ts`), and the public edges on it: the
- *   exchange alone (`post-json-rpc.ts`), the transport MCP clients take (`answer-transport.ts`),
- *   and an MCP client of its own (`answer-client.ts`, over `negotiate.ts`, `tool-headers.ts` and
- *   `input-required.ts`).
- * - `cli/`: the `sse-answer` command, its own entry and the one place that uses Node APIs.
- * Everything here uses web-platform globals only.
+ * `text/event-stream` — and hold no stream. The public entry: exports only. Which file owns which
+ * rule: docs/guides/architecture.md.
  * @packageDocumentation
  */
 

@@ -1,8 +1,4 @@
-/**
- * A failed command whose cleanup failed too: one failure line, the first failure's exit code,
- * and what else failed at its end — never a second line.
- * @module
- */
+/** A failed command whose cleanup failed too: one failure line, the first failure's exit code, and what else failed at its end — never a second line. @module */
 
 /** `error`, with `also` to be said at the end of its line. */
 export class AlsoFailed extends Error {
@@ -11,7 +7,6 @@ export class AlsoFailed extends Error {
   /** What else failed, said after it. */
   readonly also: string;
 
-  /** Wraps `error` with what else failed. */
   constructor(error: unknown, also: string) {
     super(also);
     this.name = 'AlsoFailed';

@@ -1,24 +1,15 @@
-/**
- * `--bearer-token-env NAME`: the bearer token of a command, read from the environment variable
- * `NAME` — never from the command line, where it would sit in the shell history and the process
- * list — and given to the exchanges as their `authProvider`. The token is never printed: no
- * message here quotes it, and the exchange quotes none.
- * @module
- */
+/** `--bearer-token-env NAME`: a command's token from the environment (never the command line, which shell history keeps), as its `authProvider`; never printed. @module */
 
 import { isBearerToken, quoteText, type AuthProvider } from '../index.js';
 import { checkSecretLength } from './options.js';
 import { UsageError } from './usage-error.js';
 
-/** A portable environment variable name. */
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /**
- * The `authProvider` for `--bearer-token-env NAME` and its token (for the output never to show
- * it), or `undefined` without the option. The variable is read once, here, so that a missing or
- * unusable token is bad usage before anything is sent.
- * @throws UsageError for a bad name, an unset or empty variable, a value that is not a token,
- *   or an `Authorization` given with `--header` as well.
+ * The `authProvider` for `--bearer-token-env NAME` and its token (for the output never to show), or
+ * `undefined` without the option; read once, so that a bad token is bad usage before anything is sent.
+ * @throws UsageError for a bad name, an unset or empty variable, a value that is not a token, or an `Authorization` given with `--header` as well.
  */
 export function bearerTokenFromEnv(
   name: string | undefined,

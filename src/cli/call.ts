@@ -1,9 +1,4 @@
-/**
- * `sse-answer call`: one request to a live MCP server through an `AnswerClient`, in the era it
- * negotiates (or the one pinned): the era line, the request (its progress drawn as a bar when
- * stderr is a terminal), the answer on stdout, and a 2025 session ended.
- * @module
- */
+/** `sse-answer call`: one request through an `AnswerClient` in the era it negotiates (or the one pinned): the era line, the request, the answer on stdout, and a 2025 session ended. @module */
 
 import { AnswerClient, type JsonObject, type JsonRpcResponse, type JsonValue, type NegotiatedBy } from '../index.js';
 import type { ClientSettings } from './client-options.js';
@@ -22,10 +17,7 @@ export interface CallCommand extends ClientSettings {
   readonly handshake: boolean;
 }
 
-/**
- * Runs the call. A failure is one line (a DELETE that fails after it joins that line); a DELETE
- * that fails after the answer is a line of its own, and the exit code stays the answer's.
- */
+/** Runs the call. A failure is one line, a failed DELETE after it joining that line; a failed DELETE after the answer is a line of its own, the exit code the answer's. */
 export async function call(command: CallCommand): Promise<void> {
   const { pinned, handshake } = command;
   const client = await AnswerClient.connect(command.url, {
@@ -62,7 +54,6 @@ export async function call(command: CallCommand): Promise<void> {
   if (ending !== undefined) printFailure(`ending the session failed: ${messageOf(ending)}`);
 }
 
-/** The one stderr line that says what was settled. */
 function eraLine(client: AnswerClient, pinned: boolean, handshake: boolean): string {
   return `era ${client.era} (${client.protocolVersion ?? 'no protocol version'}): ${how(client.negotiatedBy, pinned, handshake)}`;
 }

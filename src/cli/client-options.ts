@@ -1,10 +1,4 @@
-/**
- * What every request of one CLI command shares — the endpoint and the `AnswerClient` options its
- * flags give: `--header`, `--secret-header`, `--timeout` (each exchange's deadline),
- * `--max-bytes`, `--bearer-token-env`, and the CLI's own name in its client info. The token and
- * the secret headers are registered never to be printed, whatever a server echoes back.
- * @module
- */
+/** What every request of one CLI command shares: the endpoint, and the `AnswerClient` options its flags give; the token and secret headers registered never to be printed. @module */
 
 import type { AnswerClientOptions } from '../index.js';
 import { bearerTokenFromEnv } from './bearer-token.js';

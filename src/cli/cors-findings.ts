@@ -1,12 +1,4 @@
-/**
- * What `probe --origin ORIGIN` finds of the server's CORS: in each era the server speaks, an
- * `AnswerClient` connects as a page at ORIGIN would — every request with `Origin: ORIGIN`, its
- * response checked for what the page may read — and then, for each request it sent or would send
- * (a `tools/call` of each tool, `prompts/get`, `resources/read`, a resumption), the preflight a
- * browser sends is sent and its answer checked. Nothing is blocked on the way: every finding of
- * one pass is gathered, where a browser would stop at the first.
- * @module
- */
+/** What `probe --origin ORIGIN` finds of the server's CORS: each era's requests sent as a page at ORIGIN sends them, then their preflights; every finding gathered. @module */
 
 import {
   AnswerClient,
@@ -57,7 +49,6 @@ export async function corsReport(settings: ClientSettings, origin: string, repor
   return { origin, eras, findings: findings.list() };
 }
 
-/** One era's pass: the requests sent as a page sends them, then every preflight they need. */
 async function checkEra(settings: ClientSettings, findings: Findings, era: McpEra, negotiation: VersionNegotiation, resumes: boolean): Promise<void> {
   const tokenGiven = settings.options.authProvider !== undefined || new Headers(settings.options.headers).has('authorization');
   const sent: PageRequest[] = [];
@@ -93,7 +84,6 @@ async function checkEra(settings: ClientSettings, findings: Findings, era: McpEr
   await sendPreflights(settings, findings, era, [...sent, ...would]);
 }
 
-/** The request `init` a page's client sends, named for the report by its method and its JSON-RPC method. */
 function pageRequest(init: RequestInit): PageRequest {
   const method = (init.method ?? 'GET').toUpperCase();
   const headers = new Headers(init.headers);
@@ -119,10 +109,9 @@ function checkResponse(findings: Findings, era: McpEra, label: string, response:
 }
 
 /**
- * The 2026-07-28 requests a page would send but the probe does not (they may act): a `tools/call`
- * of each tool the server lists, with its `Mcp-Name` and `Mcp-Param-*` headers, a `prompts/get` and
- * a `resources/read` (`Mcp-Name`) where the server has them — each with the headers of `like`.
- * The tools with `Mcp-Param-*` headers are each a preflight: the first {@link MAX_PARAM_TOOLS}.
+ * The 2026-07-28 requests a page would send that the probe does not (they may act): a `tools/call`
+ * of each listed tool, `prompts/get` and `resources/read`, with `like`'s headers; of the tools with
+ * `Mcp-Param-*`, the first {@link MAX_PARAM_TOOLS}, a preflight each.
  */
 async function modernCalls(client: AnswerClient, like: PageRequest): Promise<PageRequest[]> {
   const capabilities = client.capabilities ?? {};
@@ -160,7 +149,6 @@ async function modernCalls(client: AnswerClient, like: PageRequest): Promise<Pag
   return calls;
 }
 
-/** The tools the server lists, page by page (at most {@link MAX_TOOL_PAGES}). */
 async function listTools(client: AnswerClient): Promise<JsonObject[]> {
   const tools: JsonObject[] = [];
   let cursor: string | undefined;
@@ -231,7 +219,6 @@ class Findings {
     this.#found.set(key, { era, kind: problem.kind, ...(name === undefined ? {} : { name }), ...(status === undefined ? {} : { status }), requests: [...requests], ...said });
   }
 
-  /** The findings, in the order first found. */
   list(): CorsFinding[] {
     return [...this.#found.values()];
   }

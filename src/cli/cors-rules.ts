@@ -1,11 +1,4 @@
-/**
- * The Fetch standard's CORS checks, as a browser applies them to a page's request to another
- * origin (https://fetch.spec.whatwg.org/#http-cors-protocol), for `probe --origin`: what a
- * preflight's answer must allow, and what a response must allow and expose for the page to read
- * it. A page's `fetch` sends no credentials to another origin unless asked (the package never
- * asks), so the `*` wildcards count, but never for `Authorization`.
- * @module
- */
+/** The Fetch standard's CORS checks as a browser applies them, for `probe --origin`: a page sends no credentials across origins here, so `*` counts, but not for `Authorization`. @module */
 
 /** What a check found wrong: each one a thing the page's browser would refuse or hide. */
 export type CorsProblem =
@@ -26,11 +19,7 @@ export function needsPreflight(method: string, preflighted: readonly string[]): 
   return !SAFELISTED_METHODS.has(method) || preflighted.length > 0;
 }
 
-/**
- * The headers of the preflight a browser at `origin` sends before `method` with the headers
- * `preflighted` (those outside the safelist): `Access-Control-Request-Headers` lower case, sorted,
- * joined by commas, as browsers write it.
- */
+/** The preflight a browser at `origin` sends before `method` with the headers `preflighted`: `Access-Control-Request-Headers` lower case, sorted, comma-joined. */
 export function preflightHeaders(origin: string, method: string, preflighted: readonly string[]): Headers {
   const headers = new Headers({ origin, 'access-control-request-method': method });
   const names = [...new Set(preflighted.map((name) => name.toLowerCase()))].sort();
@@ -38,10 +27,7 @@ export function preflightHeaders(origin: string, method: string, preflighted: re
   return headers;
 }
 
-/**
- * Whether a response lets a page at `origin` read it (the CORS check): `Access-Control-Allow-Origin`
- * is that origin exactly, or `*`. Several values, or `null`, let no page read it.
- */
+/** Whether a response lets a page at `origin` read it: `Access-Control-Allow-Origin` is that origin exactly, or `*` (several values, or `null`: no page). */
 export function originAllowed(origin: string, headers: Headers): boolean {
   const allowed = headers.get('access-control-allow-origin');
   return allowed === '*' || allowed === origin;
@@ -71,7 +57,6 @@ export function exposed(name: string, headers: Headers): boolean {
   return list.includes(lower) || list.includes('*');
 }
 
-/** A header's comma-separated list, its items trimmed and the empty ones dropped; `null` when the header is absent. */
 function listOf(value: string | null): string[] | null {
   if (value === null) return null;
   return value.split(',').map((item) => item.trim()).filter((item) => item !== '');

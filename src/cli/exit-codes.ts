@@ -1,7 +1,4 @@
-/**
- * The CLI's exit codes: one a failure kind, so a script can tell them apart without parsing text.
- * @module
- */
+/** The CLI's exit codes: one a failure kind, so a script can tell them apart without parsing text. @module */
 
 import type { AnswerErrorCode } from '../index.js';
 
@@ -13,12 +10,9 @@ export const EXIT_FAILED = 1;
 export const EXIT_USAGE = 2;
 
 /**
- * One exit code an `AnswerError` code. The codes that say the command could not do what it was
- * asked — `negotiation_failed` (no era to speak: an `initialize` refused, no version in common)
- * and `invalid_tool` (a tool a 2026-07-28 client does not call) — are not listed: they exit
- * {@link EXIT_FAILED}, and their line says it in words alone. Nor is `rpc_error`, which no
- * command meets: `call` prints a JSON-RPC error answer and exits 0; nor `input_required`, which
- * `call` prints as the answer it is.
+ * One exit code an `AnswerError` code. `negotiation_failed` and `invalid_tool` (the command could
+ * not do what was asked) exit {@link EXIT_FAILED}, said in words alone; `rpc_error` and
+ * `input_required` are no command's failure (`call` prints such an answer and exits 0).
  */
 export const EXIT_CODES: Readonly<Record<Exclude<AnswerErrorCode, 'negotiation_failed' | 'invalid_tool' | 'rpc_error' | 'input_required'>, number>> = {
   unsupported_content_type: 3,

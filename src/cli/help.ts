@@ -1,7 +1,4 @@
-/**
- * The `--help` text. The exit codes in it are generated from the table, so the two cannot drift.
- * @module
- */
+/** The `--help` text. The exit codes in it are generated from the table, so the two cannot drift. @module */
 
 import { EXIT_ANSWERED, EXIT_CODES, EXIT_FAILED, EXIT_USAGE } from './exit-codes.js';
 

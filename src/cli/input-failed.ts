@@ -1,8 +1,4 @@
-/**
- * An input that cannot be read — missing, a directory, no permission, a read error mid-way —
- * whichever layer carried the error up: exit 1 and one line, `cannot read PATH: CODE`.
- * @module
- */
+/** An input that cannot be read — missing, a directory, no permission, a read error mid-way — whichever layer carried the error up: exit 1 and one line, `cannot read PATH: CODE`. @module */
 
 import { isAnswerError } from '../index.js';
 
@@ -16,10 +12,7 @@ export class InputFailed extends Error {
   }
 }
 
-/**
- * The `InputFailed` behind `error`: itself, or the cause of the `AnswerError` that a reader made
- * of it (`readAnswerBody` reports a failing body as `stream_failed`, but the body was a file).
- */
+/** The `InputFailed` behind `error`: itself, or the cause of the `AnswerError` a reader made of it (a failing body is `stream_failed`, but the body was a file). */
 export function inputFailure(error: unknown): InputFailed | undefined {
   if (error instanceof InputFailed) return error;
   if (isAnswerError(error) && error.cause instanceof InputFailed) return error.cause;

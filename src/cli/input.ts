@@ -1,9 +1,4 @@
-/**
- * A captured body from a file or stdin, as a web `ReadableStream`, and the sniffing of its
- * format when no content type is given. A read that fails, at the open or mid-way, errors the
- * stream with an {@link InputFailed}; the sniffing holds no more than the byte cap and a chunk.
- * @module
- */
+/** A captured body from a file or stdin as a web `ReadableStream`, and its format sniffed; a read that fails errors the stream with an {@link InputFailed}. @module */
 
 import { open, type FileHandle } from 'node:fs/promises';
 import { Readable } from 'node:stream';
@@ -12,11 +7,7 @@ import { InputFailed } from './input-failed.js';
 /** The bytes read from a file at a time: the most a chunk of the input holds. */
 export const CHUNK_BYTES = 64 * 1024;
 
-/**
- * Opens `path` (`-` or none: stdin) as a byte stream, read only as it is pulled. A file that
- * cannot be opened, or is a directory, fails at once; a read that fails later errors the stream.
- * Either way the error is an {@link InputFailed}, and the file is closed.
- */
+/** Opens `path` (`-` or none: stdin) as a byte stream read only as it is pulled; a file that cannot be opened (or a directory) fails at once, a later read errors the stream, as an {@link InputFailed}. */
 export async function openInput(path: string | undefined): Promise<ReadableStream<Uint8Array>> {
   if (path === undefined || path === '-') return stdinStream();
   const handle = await open(path, 'r').catch((error: unknown) => {
@@ -87,16 +78,12 @@ function stdinStream(): ReadableStream<Uint8Array> {
   );
 }
 
-/** The bytes a JSON text may start with before its first character: whitespace and a BOM. */
 const BLANK = new Set([0x20, 0x09, 0x0a, 0x0d, 0xef, 0xbb, 0xbf]);
 
 /**
- * Reads `body` up to its first non-blank byte and says whether the body looks like JSON (`{` or
- * `[`) or an event stream (anything else). The returned stream replays what was read.
- *
- * A blank prefix longer than `maxBytes` is not held to its end: the body is over the cap whatever
- * its format, so sniffing stops there (an event stream is assumed) and the reader, which counts
- * the same bytes, reports `budget_exceeded`. What is held is at most `maxBytes` and one chunk.
+ * Reads `body` to its first non-blank byte and says whether it looks like JSON (`{`, `[`) or an event
+ * stream; the stream returned replays what was read. A blank prefix past `maxBytes` is over the cap
+ * whatever the format: sniffing stops there (an event stream) and the reader reports `budget_exceeded`.
  */
 export async function sniffFormat(body: ReadableStream<Uint8Array>, maxBytes: number): Promise<{ contentType: string; body: ReadableStream<Uint8Array> }> {
   const reader = body.getReader();

@@ -1,17 +1,10 @@
-/**
- * What `probe` finds in the 2025 era: a client connected by `initialize`, its session examined
- * and ended, and each other 2025 version of Streamable HTTP asked for.
- * @module
- */
+/** What `probe` finds in the 2025 era: a client connected by `initialize`, its session examined and ended, and each other 2025 version of Streamable HTTP asked for. @module */
 
 import { AnswerClient, isAnswerError, LEGACY_PROTOCOL_VERSION, type HandshakeAnswer } from '../index.js';
 import type { ClientSettings } from './client-options.js';
 import { answerFormat, type LegacyFindings } from './probe-report.js';
 
-/**
- * The 2025-era versions of Streamable HTTP, newest first (2024-11-05 had the HTTP+SSE transport):
- * each is asked for, since a 2025 server names only the one it chose.
- */
+/** The 2025-era versions of Streamable HTTP, newest first (2024-11-05 had HTTP+SSE): each is asked for, as a server names only the one it chose. */
 export const LEGACY_VERSIONS: readonly string[] = [LEGACY_PROTOCOL_VERSION, '2025-06-18', '2025-03-26'];
 
 /** The findings of a client connected by `initialize`: its session examined and ended, then each other 2025 version asked for. */
@@ -48,10 +41,7 @@ async function accepts(settings: ClientSettings, version: string): Promise<boole
   return true;
 }
 
-/**
- * Ends the session: 2xx is accepted; a 405, another refusal or a DELETE that fails (its deadline,
- * a reset) is not — a finding of the era, not the probe's failure.
- */
+/** Ends the session: 2xx is accepted; a 405, another refusal or a failed DELETE is not, a finding of the era and not the probe's failure. */
 async function deleteAccepted(client: AnswerClient): Promise<boolean> {
   try {
     const status = await client.close();
@@ -62,11 +52,7 @@ async function deleteAccepted(client: AnswerClient): Promise<boolean> {
   }
 }
 
-/**
- * Whether the handshake's stream primed: an event id came, and more events than the messages,
- * the events that were not messages and the answer itself — an event of empty data, the priming
- * event of 2025-11-25 ("Resumability"), which a reader of messages passes over.
- */
+/** Whether the handshake's stream primed: an event id came, and more events than messages, non-messages and the answer — 2025-11-25's priming event of empty data ("Resumability"). */
 function primed(handshake: HandshakeAnswer | undefined): boolean {
   if (handshake === undefined || handshake.format !== 'event-stream') return false;
   const { events, messages, ignored, lastEventId } = handshake.progress;

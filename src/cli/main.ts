@@ -1,9 +1,5 @@
 #!/usr/bin/env node
-/**
- * The `sse-answer` command: parses the command line, runs one command, and turns every failure
- * into one line on stderr and its exit code — never a stack trace.
- * @module
- */
+/** The `sse-answer` command: parses the command line, runs one command, and turns every failure into one line on stderr and its exit code — never a stack trace. @module */
 
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -131,7 +127,6 @@ function parse(args: readonly string[], options: OptionSpec): { values: Record<s
   }
 }
 
-/** The package's version, from the package.json next to dist/. */
 function version(): string {
   try {
     const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version?: unknown };
@@ -141,8 +136,7 @@ function version(): string {
   }
 }
 
-// stderr that cannot be written (a closed pipe, a full disk) has no one left to tell: the command
-// goes on, its answer printed and its session ended, and exits as it would have.
+// stderr that cannot be written (a closed pipe, a full disk) has no one left to tell: the command goes on.
 process.stderr.on('error', () => undefined);
 
 // A reader that goes away (`| head`) is not a failure to report with a stack trace.

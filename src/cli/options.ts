@@ -1,8 +1,4 @@
-/**
- * The CLI's option values, each parsed in one place: a bad value is a {@link UsageError} that
- * names it.
- * @module
- */
+/** The CLI's option values, each parsed in one place: a bad value is a {@link UsageError} that names it. @module */
 
 import { isProtocolVersion, MIN_SECRET_LENGTH, quoteText, type JsonObject, type JsonRpcRequestId, type JsonValue } from '../index.js';
 import { UsageError } from './usage-error.js';
@@ -54,11 +50,7 @@ export function parseHeaders(texts: readonly string[] | undefined): Headers {
   return headers;
 }
 
-/**
- * `--secret-header NAME`: headers whose values, like the credentials', are never printed nor
- * quoted back from the server. Each must name a `--header` given: a name that sends nothing
- * protects nothing, and is most likely a typo.
- */
+/** `--secret-header NAME`: a header whose value is never printed nor quoted back; it must name a `--header` given (a name that sends nothing protects nothing: a typo). */
 export function parseSecretHeaders(names: readonly string[] | undefined, headers: Headers): string[] {
   return (names ?? []).map((text) => {
     const name = text.trim();
@@ -74,11 +66,7 @@ export function parseSecretHeaders(names: readonly string[] | undefined, headers
   });
 }
 
-/**
- * Refuses a secret shorter than `MIN_SECRET_LENGTH`, as `what` (the flag and its value) says:
- * `Secrets` takes no such value, since it cannot be told from ordinary text, so it could not be
- * kept out of what the CLI prints.
- */
+/** Refuses a secret shorter than `MIN_SECRET_LENGTH` (`what`: the flag and its value): `Secrets` takes none, so it could not be kept out of what the CLI prints. */
 export function checkSecretLength(value: string, what: string): void {
   if (value.length < MIN_SECRET_LENGTH) throw new UsageError(`${what} is shorter than ${MIN_SECRET_LENGTH} characters, too short to keep out of what is printed`);
 }
@@ -118,10 +106,7 @@ export function parseProtocolVersion(text: string | undefined): string | undefin
   return text;
 }
 
-/**
- * `--origin ORIGIN`: the origin of a page — `http` or `https`, a host, a port — as a browser
- * sends it in `Origin`, serialized (`https://APP.example.com:443/` is `https://app.example.com`).
- */
+/** `--origin ORIGIN`: a page's origin (http or https, a host, a port), serialized as a browser sends it (`https://APP.example.com:443/` is `https://app.example.com`). */
 export function parseOrigin(text: string | undefined): string | undefined {
   if (text === undefined) return undefined;
   let url: URL | undefined;

@@ -1,23 +1,13 @@
-/**
- * What the CLI writes: results on stdout, passed-over messages as NDJSON on stderr, failures and
- * notes as one line on stderr. Nothing it writes reaches a terminal raw: every character that
- * could steer a terminal is escaped (in JSON, as `\u` escapes — the same JSON), every line is
- * one line of bounded length, and the command's secrets (its bearer token) are never printed.
- * @module
- */
+/** What the CLI writes: results on stdout, passed-over messages as NDJSON and failures and notes as one bounded line on stderr; nothing a terminal acts on is written raw, and no secret is printed. @module */
 
 import { escapedPrefix, escapeUnsafe, Secrets, type JsonRpcMessage } from '../index.js';
 
 /** The longest line of text the CLI writes on stderr (a failure or a note); past it, an ellipsis. */
 const MAX_LINE = 2048;
 
-/** The secrets no output may show, redacted by the library's one rule (as sent, JSON-escaped, percent-encoded). */
 let secrets = new Secrets();
 
-/**
- * What no output may show: the command's bearer token and its secret headers, taken as the
- * exchange takes them (`Secrets.addHeaders`; a value shorter than 8 characters is none).
- */
+/** What no output may show: the command's bearer token and secret headers, taken as the exchange takes them (`Secrets.addHeaders`). */
 export function neverPrint(headers: Headers, secretHeaders: readonly string[], tokens: readonly string[]): void {
   secrets = new Secrets();
   secrets.addHeaders(headers, secretHeaders);
@@ -46,10 +36,7 @@ export function textLine(text: string): string {
   return `sse-answer: ${oneLine(text, MAX_LINE)}\n`;
 }
 
-/**
- * `text` as part of one line of at most `limit` characters (and an ellipsis when cut): its
- * lines joined by a space, its secrets redacted, its unsafe characters escaped.
- */
+/** `text` as part of one line of at most `limit` characters (an ellipsis when cut): lines joined by a space, secrets redacted, unsafe characters escaped. */
 export function oneLine(text: string, limit: number): string {
   // Split and trimmed, not a whitespace regex: a run of blanks with no line break after it must not cost a scan a position.
   const joined = secrets.redact(text).split('\n').map((line) => line.trim()).join(' ');

@@ -1,8 +1,4 @@
-/**
- * The shape of `sse-answer probe`'s report, the one JSON object it prints (the CLI guide
- * documents its fields), and how a handshake's answer is named in it.
- * @module
- */
+/** The shape of `sse-answer probe`'s JSON report (the CLI guide documents its fields), and how a handshake's answer is named in it. @module */
 
 import { isAnswerError, type HandshakeAnswer, type JsonValue, type McpEra } from '../index.js';
 
@@ -22,18 +18,13 @@ export interface ModernFindings {
 
 /** What a 2025-era server said to `initialize`, and did with its session. */
 export interface LegacyFindings {
-  /** The version it answered `initialize` with (asked for `LEGACY_PROTOCOL_VERSION`). */
   readonly protocolVersion: string;
-  /** The versions of `LEGACY_VERSIONS` (`legacy-findings.ts`) it accepted as asked, and the one it answered with. */
   readonly supportedVersions: readonly string[];
   readonly answers: AnswerFormat;
   readonly serverInfo: JsonValue | null;
   readonly capabilities: JsonValue | null;
-  /** It sent `Mcp-Session-Id`. */
   readonly sessions: boolean;
-  /** An event with an id and empty data came before the answer. */
   readonly primesStreams: boolean;
-  /** The DELETE of the session was answered 2xx; `null` without a session to end. */
   readonly acceptsDelete: boolean | null;
 }
 
@@ -50,25 +41,17 @@ export type CorsFindingKind =
 export interface CorsFinding {
   readonly era: McpEra;
   readonly kind: CorsFindingKind;
-  /** The method or header at stake (`DELETE`, `Mcp-Method`, `Mcp-Session-Id`), for the kinds about one. */
   readonly name?: string;
-  /** For `preflight_refused`: the status the preflight was answered with. */
   readonly status?: number;
-  /** The requests it concerns, as a page's client sends them: `POST server/discover`, `DELETE (ends the session)`. */
   readonly requests: readonly string[];
-  /** What the server must answer instead: `Access-Control-Allow-Headers: Mcp-Method` (all kinds but `request_failed`). */
   readonly fix?: string;
-  /** For `request_failed`: how the request failed, as the page's client would have failed. */
   readonly error?: string;
 }
 
 /** The `cors` section of the report, with `--origin`. */
 export interface CorsReport {
-  /** The page's origin the server was asked about. */
   readonly origin: string;
-  /** The eras whose requests were checked: those the server speaks. */
   readonly eras: readonly McpEra[];
-  /** Empty for a server a page at the origin can use in every era it speaks. */
   readonly findings: readonly CorsFinding[];
 }
 
@@ -83,7 +66,6 @@ export interface ProbeReport {
   readonly answers: AnswerFormat;
   readonly modern: EraReport<ModernFindings>;
   readonly legacy: EraReport<LegacyFindings>;
-  /** With `--origin`: what a page at that origin would meet. */
   readonly cors?: CorsReport;
 }
 

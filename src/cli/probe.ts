@@ -1,11 +1,4 @@
-/**
- * `sse-answer probe URL`: what a person debugging a server wants at a glance, as one JSON object
- * on stdout — the era `call` would speak and its version, the versions the server supports, its
- * `serverInfo` and capabilities, whether it answers in JSON or an event stream, and in the 2025
- * era whether it issues sessions, primes its streams for resumption and accepts DELETE. Every
- * finding comes from an `AnswerClient`: what its handshake settled, and how it was answered.
- * @module
- */
+/** `sse-answer probe URL`: one JSON report of what a person debugging a server wants at a glance, every finding from an `AnswerClient`: what its handshake settled, and how it was answered. @module */
 
 import { AnswerClient, type McpEra } from '../index.js';
 import type { ClientSettings } from './client-options.js';
@@ -14,19 +7,13 @@ import { legacyFindings } from './legacy-findings.js';
 import { printJson } from './output.js';
 import { answerFormat, describeFailure, type EraReport, type LegacyFindings, type ModernFindings, type ProbeReport } from './probe-report.js';
 
-/**
- * Probes the server and prints the report; leaves no session open. With `origin`, the report has
- * a `cors` section: what a page at that origin would meet in each era the server speaks.
- */
+/** Probes the server and prints the report, leaving no session open; with `origin`, its `cors` section too. */
 export async function probe(settings: ClientSettings, origin?: string): Promise<void> {
   const report = await probeReport(settings);
   printJson(origin === undefined ? report : { ...report, cors: await corsReport(settings, origin, report) });
 }
 
-/**
- * The report. Refusals in the era the server does not speak are findings; a failure in the one it
- * speaks (or of both) is thrown, with the exit codes of `call`.
- */
+/** The report: refusals in an era the server does not speak are findings; a failure in the one it speaks (or both) is thrown. */
 export async function probeReport(settings: ClientSettings): Promise<ProbeReport> {
   // What `call` does: server/discover, and initialize when the refusal says the server is 2025's.
   const client = await AnswerClient.connect(settings.url, settings.options);
@@ -53,7 +40,6 @@ export async function probeReport(settings: ClientSettings): Promise<ProbeReport
   return { ...summary(settings, 'modern', modern.supportedVersions[0] ?? '', modern, versions), modern, legacy };
 }
 
-/** The top of the report: the era `call` would speak, and that era's findings. */
 function summary(
   settings: ClientSettings,
   era: McpEra,

@@ -1,25 +1,18 @@
-/**
- * `call`'s progress where people look: on a terminal, each `notifications/progress` passed over
- * is drawn as one bar on stderr, redrawn in place; anywhere else stderr keeps its NDJSON.
- * @module
- */
+/** `call`'s progress where people look: on a terminal, each `notifications/progress` passed over is drawn as one bar on stderr, redrawn in place; anywhere else stderr keeps its NDJSON. @module */
 
 import type { JsonRpcMessage } from '../index.js';
 import { oneLine } from './output.js';
 
 /** Where the bar goes: stderr, and what the command knows of it. */
 export interface ProgressTerminal {
-  /** Whether stderr is a terminal (`process.stderr.isTTY`): only then is a bar drawn. */
   readonly isTTY: boolean;
   /** Its width in characters, if known (`process.stderr.columns`); 80 if not (or 0, as a terminal of no size reports). */
   readonly columns: number | undefined;
-  /** Writes to stderr. */
   write(text: string): void;
 }
 
 /** What {@link progressPrinter} gives `call`. */
 export interface ProgressPrinter {
-  /** Takes each message passed over before the answer. */
   onMessage(message: JsonRpcMessage): void;
   /** Clears the bar, if one is drawn: called before anything else is written (the answer, a failure). */
   finish(): void;
@@ -27,18 +20,14 @@ export interface ProgressPrinter {
 
 /** Back to the start of the line, and the line cleared: how the bar is redrawn, and erased. */
 const CLEAR_LINE = '\r\x1b[2K';
-/** The cells of the bar. */
 const CELLS = 20;
 /** What a progress without a `total` shows, one frame a notification. */
 const SPINNER = ['|', '/', '-', '\\'];
 
 /**
- * The printer of the messages `call` passes over. Off a terminal it is `passOver` itself, so
- * stderr stays byte for byte the NDJSON it always was. On one, a `notifications/progress` with a
- * numeric `progress` becomes the bar — `[#####-----] 3/5 message`, or `[/] 3 message` without a
- * `total` — drawn over the last; any other message clears it, goes to `passOver` as a line of
- * its own, and the bar is drawn again under it. The message is the server's text: one line,
- * escaped and redacted as every other line, cut to the terminal's width.
+ * The printer of the messages `call` passes over: off a terminal `passOver` itself (stderr stays the
+ * NDJSON it was); on one, a numeric `notifications/progress` becomes the bar, drawn over the last,
+ * and any other message clears it and goes to `passOver`. The bar's text is one escaped, redacted line.
  */
 export function progressPrinter(terminal: ProgressTerminal, passOver: (message: JsonRpcMessage) => void): ProgressPrinter {
   if (!terminal.isTTY) return { onMessage: passOver, finish: () => undefined };
@@ -66,7 +55,6 @@ export function progressPrinter(terminal: ProgressTerminal, passOver: (message: 
   };
 }
 
-/** What a progress notification says, if `message` is one with a number to draw. */
 interface Progress {
   readonly progress: number;
   readonly total: number | undefined;

@@ -1,7 +1,4 @@
-/**
- * `sse-answer read`: a captured body → its answer on stdout, passed-over messages on stderr.
- * @module
- */
+/** `sse-answer read`: a captured body → its answer on stdout, passed-over messages on stderr. @module */
 
 import { DEFAULT_MAX_BYTES, readAnswerBody, type JsonRpcRequestId } from '../index.js';
 import { openInput, sniffFormat } from './input.js';

@@ -1,10 +1,4 @@
-/**
- * `AnswerClient`: an MCP client in both eras with no SDK — the era negotiated, a 2025 session
- * held (or none), requests answered and their streams let go, tool parameter headers mirrored,
- * the server's requests for input answered. Every exchange is the one `postJsonRpc` makes; its
- * outcome becomes a result or an `AnswerError` here, at the edge.
- * @module
- */
+/** `AnswerClient`: an MCP client in both eras with no SDK; its outcomes become results or `AnswerError`s here, at the edge. @module */
 
 import { abortReason, checkSignal, followAborts, isAborted, ownController, untilAborted } from '../drivers/abort-watch.js';
 import { checkType, checkUrl, invalid, optionsObject } from '../vocabulary/check-argument.js';
@@ -38,63 +32,31 @@ import { typedResult } from './typed-results.js';
 
 /** Options for {@link AnswerClient.connect}: an exchange's options, and the client's own. */
 export interface AnswerClientOptions extends ExchangeOptions {
-  /**
-   * How the era is settled: `'auto'` (the default) sends `server/discover` and falls back to
-   * `initialize` when the server's answer says it is a 2025 server — a 4xx other than 401 and
-   * 403 without a 2026-07-28 error, or a result that is no `DiscoverResult` (a 401, a 403, a 5xx,
-   * a redirect or no response fails the connect); `'legacy'` sends
-   * `initialize` alone; `{ pin: version }` speaks that one version — a 2026 one with no
-   * handshake, a 2025 one through an `initialize` the server must answer in it.
-   */
+  /** `'auto'` (the default) probes with `server/discover` and falls back to `initialize`; `'legacy'` sends `initialize` alone; `{ pin }` speaks one version (the client guide, "How it negotiates"). */
   readonly versionNegotiation?: VersionNegotiation | undefined;
-  /**
-   * `false`: no handshake at all — requests go out at once, in the pinned version's era, else in
-   * the era of the `MCP-Protocol-Version` in `headers`, else in 2025 with no session. Default `true`.
-   */
+  /** `false`: no handshake; requests go out at once, in the pinned version's era, else that of the `MCP-Protocol-Version` in `headers`, else 2025. Default `true`. */
   readonly handshake?: boolean | undefined;
   /** Who the client is, in `initialize` (2025) and every request's `_meta` (2026). Default `{ name: 'sse-answer', version }`. */
   readonly clientInfo?: ClientInfo | undefined;
-  /**
-   * The capabilities the client declares, as the era declares them. Declare what
-   * `onInputRequired` answers (`{ elicitation: {} }`, …): a server asks for nothing else. Default `{}`.
-   */
+  /** The capabilities the client declares: declare what `onInputRequired` answers (`{ elicitation: {} }`, …), as a server asks for nothing else. Default `{}`. */
   readonly capabilities?: JsonObject | undefined;
-  /**
-   * Answers the server's requests for input: each `inputRequests` entry of a 2026 `input_required`
-   * result (the request is then re-issued with the answers, as a new request), and each server
-   * request on a 2025 answer's stream (the reply is POSTed while the read goes on). Without it, an
-   * `input_required` result comes back as it is, and a 2025 server request is answered `-32601`.
-   */
+  /** Answers the server's requests for input in both eras (the client guide); without it, an `input_required` comes back as it is and a 2025 server request is answered `-32601`. */
   readonly onInputRequired?: InputRequestHandler | undefined;
   /** The most times a request is re-issued with input before its `input_required` result comes back as it is. Default 10. */
   readonly maxInputRounds?: number | undefined;
-  /**
-   * `false`: keep no result. By default a list, or a resource read, whose result carries
-   * `ttlMs` (2026-07-28's `CacheableResult`) is reused while it is fresh; one without is never kept.
-   */
+  /** `false`: keep no result. By default a list or a resource read whose result carries `ttlMs` is reused while fresh (the client guide, "Cached lists"). */
   readonly cache?: boolean | undefined;
-  /**
-   * `false`: a 2025 session the server forgot (a 404 to a request that carried it) is the
-   * caller's to replace, by connecting again. By default the client runs its handshake again, in
-   * the version it speaks, and sends the request once more in the new session.
-   */
+  /** `false`: a 2025 session the server forgot (a 404) is the caller's to replace. By default the client runs its handshake again and resends the request (the client guide, "Sessions and `close()`"). */
   readonly renewSession?: boolean | undefined;
 }
 
 /** Options for one {@link AnswerClient.request}, and for each typed call. */
 export interface AnswerClientRequestOptions {
-  /**
-   * Ends this request when it aborts, as `aborted`: its response stream is closed, which in
-   * 2026-07-28 cancels it; a 2025 request is cancelled with `notifications/cancelled` as well.
-   */
+  /** Ends this request as `aborted`: its response stream is closed (the 2026-07-28 cancellation); a 2025 request is sent `notifications/cancelled` too. */
   readonly signal?: AbortSignal | undefined;
   /** Called with every message passed over before the answer, in order: notifications, server requests. */
   readonly onMessage?: ((message: JsonRpcMessage) => void) | undefined;
-  /**
-   * Merged into the request's `params._meta`: a trace context (`traceparent`, `tracestate`,
-   * `baggage`), 2026-07-28's `io.modelcontextprotocol/logLevel`, … The client's own keys (its
-   * protocol version, info and capabilities) cannot be set here: a `TypeError`.
-   */
+  /** Merged into the request's `params._meta` (a trace context, `io.modelcontextprotocol/logLevel`, …); the client's own keys there are a `TypeError`. */
   readonly meta?: JsonObject | undefined;
 }
 
@@ -104,32 +66,19 @@ export interface AnswerClientCachedOptions extends AnswerClientRequestOptions {
   readonly fresh?: boolean | undefined;
 }
 
-/** Why a request fails once the client is closed, and the reason its close aborts those in flight with. */
 const CLOSED = 'AnswerClient: the client is closed';
 
 /** The rounds of input a request takes by default, as the AI SDK's client allows. */
 const DEFAULT_INPUT_ROUNDS = 10;
 
 /**
- * An MCP client over Streamable HTTP that holds no stream between requests.
+ * An MCP client over Streamable HTTP that holds no stream between requests. How it behaves in each era: the client guide.
  *
  * ```ts
  * const client = await AnswerClient.connect('https://example.com/mcp');
- * const answer = await client.request('tools/call', { name: 'search', arguments: { q: 'sse' } });
+ * const result = await client.callTool('search', { q: 'sse' });
  * await client.close();
  * ```
- *
- * - {@link AnswerClient.connect} negotiates the era (see {@link AnswerClientOptions.versionNegotiation})
- *   and says what it settled: {@link AnswerClient.era}, {@link AnswerClient.protocolVersion},
- *   {@link AnswerClient.sessionId}, and what the server said of itself.
- * - {@link AnswerClient.request} returns the answer, a result or a JSON-RPC error response,
- *   exactly as parsed; a status outside 2xx is `http_status` (`detail.answer` the server's
- *   JSON-RPC error), and any other failure its `AnswerError`, with no secret the exchange sent.
- * - 2026-07-28: a `tools/call` carries the tool's `Mcp-Param-*` headers (from `tools/list`, read
- *   once); a tool with invalid `x-mcp-header` annotations is refused (`invalid_tool`).
- * - 2025: a 404 to a request that carried the session means the server ended it:
- *   {@link AnswerClient.sessionId} is cleared; connect again for a new one.
- * - {@link AnswerClient.close} ends a 2025 session with a DELETE.
  */
 export class AnswerClient {
   /** The versions the server said it supports (its `DiscoverResult`), else the one spoken. */
@@ -149,13 +98,10 @@ export class AnswerClient {
   readonly #onInputRequired: InputRequestHandler | undefined;
   readonly #maxInputRounds: number;
   readonly #tools: ToolHeaders;
-  /** The era, the version and the session, with their rules; `close()` ends every request in flight through it. */
   readonly #session: SessionKeeper;
-  /** What is kept while fresh; `undefined` with `cache: false`. */
   readonly #cache: ResultCache | undefined;
   /** Whether a session the server forgot is renewed: a 2025 client that did the handshake, unless told not to. */
   readonly #renews: boolean;
-  /** The renewal under way, which every request whose session was forgotten waits for. */
   #renewing: Promise<Failure | undefined> | undefined;
   #nextId = 1;
   #toolPages = 0;
@@ -184,8 +130,7 @@ export class AnswerClient {
 
   /**
    * Connects to the MCP endpoint at `url`: checks the options, then settles the era.
-   * @throws {@link AnswerError} when the handshake fails (`negotiation_failed` when there is no
-   *   era to speak), any session it opened ended; `TypeError`/`RangeError` for bad options.
+   * @throws {@link AnswerError} when the handshake fails (`negotiation_failed`: no era to speak), any session it opened ended; `TypeError`/`RangeError` for bad options.
    */
   static async connect(url: string | URL, options: AnswerClientOptions = {}): Promise<AnswerClient> {
     checkUrl(url);
@@ -224,13 +169,9 @@ export class AnswerClient {
   }
 
   /**
-   * Sends the request `method` with `params` and returns its answer, exactly as parsed: a
-   * result or a JSON-RPC error response. Messages passed over before it go to `onMessage`. An
-   * `input_required` result is answered by `onInputRequired` and the request re-issued (2026).
-   * @param params An object; in 2026-07-28 the request's `_meta` goes there. A 2025 request may carry an array.
-   * @throws {@link AnswerError} for a failed exchange (`invalid_tool`, `http_status`, …);
-   *   `TypeError` for bad arguments (params must be an object in 2026-07-28); whatever
-   *   `onMessage` or `onInputRequired` throws, as it is.
+   * Sends the request `method` and returns its answer exactly as parsed, a result or a JSON-RPC error response (`params`: an object; in 2025, an array too).
+   * A 2026 `input_required` result is answered by `onInputRequired`, and the request re-issued with the answers.
+   * @throws {@link AnswerError} for a failed exchange; `TypeError` for bad arguments; whatever `onMessage` or `onInputRequired` throws.
    */
   async request(method: string, params?: JsonObject | JsonValue[], options?: AnswerClientRequestOptions): Promise<JsonRpcResponse> {
     checkType('method', method, 'string');
@@ -238,9 +179,8 @@ export class AnswerClient {
   }
 
   /**
-   * Every tool the server lists, across its pages. Kept while fresh (`ttlMs`); `{ fresh: true }` asks anew.
-   * @throws {@link AnswerError}: `rpc_error` for a JSON-RPC error, `malformed_answer`
-   *   (`invalid_result`) for pages that are no list, loop or never end; any failed exchange's.
+   * Every tool the server lists, across its pages; kept while fresh (`ttlMs`), `{ fresh: true }` asks anew.
+   * @throws {@link AnswerError}: `rpc_error`, `malformed_answer` (`invalid_result`: pages that are no list, or loop), any exchange's.
    */
   listTools(options?: AnswerClientCachedOptions): Promise<readonly Tool[]> {
     return this.#list('tools/list', 'tools', options) as Promise<readonly Tool[]>;
@@ -262,9 +202,8 @@ export class AnswerClient {
   }
 
   /**
-   * Calls the tool `name` with `args`. A result with `isError: true` is a result: the tool failed, and says how.
-   * @throws {@link AnswerError}: `rpc_error` for a JSON-RPC error, `input_required` for input no
-   *   `onInputRequired` gave, `invalid_tool`, any failed exchange's; `TypeError` for bad arguments.
+   * Calls the tool `name` with `args`; a result with `isError: true` is a result: the tool failed, and says how.
+   * @throws {@link AnswerError}: `rpc_error`, `input_required` (no `onInputRequired` gave it), `invalid_tool`, any exchange's; `TypeError` for bad arguments.
    */
   async callTool(name: string, args?: JsonObject, options?: AnswerClientRequestOptions): Promise<CallToolResult> {
     checkType('name', name, 'string');
@@ -315,10 +254,8 @@ export class AnswerClient {
   }
 
   /**
-   * Closes the client: requests in flight end as `aborted`, and a 2025 session is ended with a
-   * DELETE. Later calls do nothing.
-   * @returns The DELETE's status (2xx, or 405: the server lets no client end sessions), or
-   *   `undefined` when there was no session to end.
+   * Closes the client: requests in flight end as `aborted`, a 2025 session with a DELETE; later calls do nothing.
+   * @returns The DELETE's status (2xx, or 405: no client may end sessions), or `undefined` with no session to end.
    * @throws {@link AnswerError} when the DELETE failed; the client is closed all the same.
    */
   async close(options?: Pick<AnswerClientRequestOptions, 'signal'>): Promise<number | undefined> {
@@ -328,7 +265,6 @@ export class AnswerClient {
     return ended?.status;
   }
 
-  /** A request, its input rounds answered (2026): the answer as it came. */
   async #call(method: string, params: JsonObject | JsonValue[] | undefined, call: RequestCall): Promise<JsonRpcResponse> {
     this.#checkOpen();
     if (method === STANDING_STREAM_METHOD) throw answerError(standingStreamRefused('AnswerClient'));
@@ -344,12 +280,10 @@ export class AnswerClient {
       const asked = this.era === 'modern' && INPUT_REQUIRED_METHODS.has(method) ? inputRequired(outcome.answer) : undefined;
       const handler = this.#onInputRequired;
       if (asked === undefined || handler === undefined || round >= this.#maxInputRounds) return outcome.answer;
-      // The handler gives up when the request is stopped, or the client closed.
       const during = ownController();
       const unfollow = followAborts(during, [signal, this.#session.signal]);
       try {
-        // A handler that ignores its signal cannot hold the request past its abort, nor past close().
-        // Only a 2026 request is re-issued, and its params are an object (an array is refused there).
+        // A handler that ignores its signal cannot hold the request past its abort or close(); only a 2026 request (params an object) is re-issued.
         current = retryParams(objectOf(current), await untilAborted(answerInputRequests(asked, handler, during.signal), during.signal), asked);
       } catch (error) {
         throw isAborted(during.signal) ? this.#stopped(during.signal) : error;
@@ -359,14 +293,12 @@ export class AnswerClient {
     }
   }
 
-  /** A typed call's result: the request's answer, checked to be the result its method returns. */
   async #result(method: string, params: JsonObject, call: RequestCall): Promise<JsonObject> {
     const typed = typedResult(method, await this.#call(method, params, call));
     if (!typed.ok) throw this.#error(typed.failure);
     return typed.result;
   }
 
-  /** Every item of the list `method` (its items under `field`), read to its end, or kept while fresh. */
   async #list(method: string, field: string, options: AnswerClientCachedOptions | undefined): Promise<readonly JsonValue[]> {
     const { fresh, ...call } = cachedOptions(options);
     this.#checkOpen();
@@ -385,11 +317,7 @@ export class AnswerClient {
     return this.#cache !== undefined && state.until !== undefined && this.#cache.generation(method) === generation ? this.#cache.keep(method, items, state.until) : items;
   }
 
-  /**
-   * One request's exchange, sent once more where the server says so: in a version it lists
-   * (2026: `UnsupportedProtocolVersion`), or in a renewed session (2025: a 404 that forgot it).
-   * Each send has its id from `nextId`: a request sent again is a new request.
-   */
+  /** One request's exchange, sent once more, as a new request, where the server says so: in a version it lists (2026), or in a renewed session (2025). */
   async #send(method: string, params: JsonObject | JsonValue[] | undefined, signal: AbortSignal | undefined, onMessage: OnMessage, nextId: () => JsonRpcRequestId = () => this.#nextId++): Promise<Sent> {
     // A session the server forgot, and none held since (its renewal failed, or is under way): renewed first.
     if (this.#renews && this.#session.lost) {
@@ -427,7 +355,6 @@ export class AnswerClient {
     }
   }
 
-  /** The error of a request its signal (or `close()`) stopped where no exchange was running. */
   #stopped(signal: AbortSignal): Error {
     return this.#error(stopped(abortReason(signal), nothingRead(this.#on.settings.maxBytes), 'the exchange'));
   }
@@ -440,7 +367,6 @@ export class AnswerClient {
     if (this.#session.closed) throw new Error(CLOSED);
   }
 
-  /** One exchange of a request: its tool headers (2026 `tools/call`), its era's plan. */
   async #exchange(method: string, params: JsonObject | JsonValue[] | undefined, signal: AbortSignal | undefined, onMessage: OnMessage, id: JsonRpcRequestId): Promise<Sent> {
     const message = requestMessage(id, method, params, this.era, this.protocolVersion, this.#on.identity);
     let headers: Headers | undefined;
@@ -481,10 +407,7 @@ export class AnswerClient {
     await runExchange(this.#on.url, this.#on.settings, this.#plan(reply), { session: this.#session, signals: [this.#session.signal] });
   }
 
-  /**
-   * The error of a request that has no answer. A 2025 request stopped by a signal or its
-   * deadline is cancelled on the server too (`notifications/cancelled`, not awaited).
-   */
+  /** The error of a request with no answer; a stopped 2025 request is also cancelled on the server (`notifications/cancelled`, not awaited). */
   #failed(outcome: Exclude<RequestOutcome, { kind: 'answered' }>, id: JsonRpcRequestId): Error {
     const stop = stopKind(outcome.failure);
     if (stop !== undefined && this.era === 'legacy' && !this.#session.closed) this.#cancel(id, stop);
@@ -499,7 +422,6 @@ export class AnswerClient {
   }
 }
 
-/** The options of one request, checked. */
 interface RequestCall {
   readonly signal: AbortSignal | undefined;
   readonly onMessage: OnMessage;
@@ -508,14 +430,12 @@ interface RequestCall {
 
 type OnMessage = ((message: JsonRpcMessage) => void) | undefined;
 
-/** One exchange of a request: its outcome, its id, and the session it carried. */
 interface Sent {
   readonly outcome: RequestOutcome;
   readonly id: JsonRpcRequestId;
   readonly carried: string | undefined;
 }
 
-/** What the client keeps of its options. */
 interface ClientSettings {
   readonly onInputRequired: InputRequestHandler | undefined;
   readonly maxInputRounds: number;
@@ -523,7 +443,6 @@ interface ClientSettings {
   readonly renewSession: boolean;
 }
 
-/** `sent`, failed with `failure` instead. */
 function failedWith(sent: Sent, failure: Failure): Sent {
   return { ...sent, outcome: { kind: 'failed', failure, headers: sent.outcome.headers } };
 }
@@ -532,7 +451,6 @@ function answerOf(outcome: RequestOutcome): JsonRpcResponse | undefined {
   return outcome.kind === 'answered' || outcome.kind === 'refused' ? outcome.answer : undefined;
 }
 
-/** The options of a request, checked: an object or none, its signal, its onMessage, its meta. */
 function requestOptions(options: unknown): RequestCall {
   const signal = signalOption(options);
   const { onMessage, meta } = (options ?? {}) as AnswerClientRequestOptions;
@@ -541,7 +459,6 @@ function requestOptions(options: unknown): RequestCall {
   return { signal, onMessage, meta };
 }
 
-/** The options of a list or a resource read, checked: a request's, and `fresh`. */
 function cachedOptions(options: unknown): RequestCall & { readonly fresh: boolean } {
   const call = requestOptions(options);
   const { fresh = false } = (options ?? {}) as AnswerClientCachedOptions;
@@ -549,7 +466,6 @@ function cachedOptions(options: unknown): RequestCall & { readonly fresh: boolea
   return { ...call, fresh };
 }
 
-/** The `signal` of a method's options, checked, with the options (an object, or none). */
 function signalOption(options: unknown): AbortSignal | undefined {
   return checkSignal('signal', (optionsObject(options) as AnswerClientRequestOptions).signal);
 }

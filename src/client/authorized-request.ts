@@ -1,10 +1,4 @@
-/**
- * One request of an exchange with its `authProvider`: the bearer token on it, and on a 401 the
- * provider's `onUnauthorized` awaited and the request sent once more — all within the exchange's
- * deadline. The token is set here and nowhere else; each one sent joins the exchange's secrets,
- * so that no error repeats it.
- * @module
- */
+/** One request with the exchange's `authProvider`: the bearer token set here and nowhere else (each one sent joins the secrets), a 401 answered once through `onUnauthorized`, within the deadline. @module */
 
 import { isBearerToken } from '../vocabulary/bearer-token.js';
 import { abortReason, isAborted, untilAborted } from '../drivers/abort-watch.js';
@@ -22,11 +16,9 @@ export interface AuthorizedRoute extends RequestRoute {
 }
 
 /**
- * Sends `request` as `sendRequest` does, with `Authorization: Bearer <token>` when there is an
- * `authProvider`. A 401 is answered once: `onUnauthorized` is awaited, the 401's body released,
- * and the request sent again with a fresh token. What comes back then (a second 401 too) is the
- * caller's to read. A `token()` that fails is `stream_failed` (the request was not sent); an
- * `onUnauthorized` that fails is the 401's `http_status`.
+ * `sendRequest` with `Authorization: Bearer <token>` when there is an `authProvider`. A 401 is
+ * answered once (`onUnauthorized`, the body released, a fresh token), and what comes back then is
+ * the caller's to read. A failed `token()` is `stream_failed`; a failed `onUnauthorized`, the 401's `http_status`.
  */
 export async function sendAuthorized(route: AuthorizedRoute, request: OutgoingRequest): Promise<Sent> {
   const { authProvider } = route;
@@ -49,7 +41,6 @@ export async function sendAuthorized(route: AuthorizedRoute, request: OutgoingRe
   }
 }
 
-/** The token `token()` resolves with, checked (`undefined` for none), or the failure. */
 async function bearerToken(authProvider: AuthProvider, method: string, route: AuthorizedRoute): Promise<string | undefined | Failure> {
   let token: unknown;
   try {
@@ -67,7 +58,6 @@ async function bearerToken(authProvider: AuthProvider, method: string, route: Au
   return token;
 }
 
-/** Awaits `onUnauthorized` for `response`, then releases its body whatever happened; the failure, if it failed. */
 async function unauthorized(authProvider: AuthProvider, response: Response, route: AuthorizedRoute): Promise<Failure | undefined> {
   const { signal } = route;
   const fetchFn = (url: string | URL, init?: RequestInit): Promise<Response> => route.fetch(url, { ...init, signal: init?.signal ?? signal });

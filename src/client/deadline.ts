@@ -1,14 +1,4 @@
-/**
- * One deadline for a whole exchange: a timer and the caller's signal folded into one signal of
- * the exchange's own, which every step (fetch, read, wait, resume) is given.
- *
- * Why not `AbortSignal.any` for each exchange: on Node 20 a signal it returns stays registered
- * on its sources until they are collected, so a long-lived caller signal would gather one per
- * exchange. Here the caller's signal is followed as a read follows it (`abort-watch.ts`: one
- * follower for the signal's lifetime, one listener shared by every exchange), and the watch is
- * ended by {@link Deadline.dispose}.
- * @module
- */
+/** One deadline for a whole exchange: a timer and the caller's signals, followed through `abort-watch.ts`, not `AbortSignal.any` (docs/guides/reliability.md, "Signals"). @module */
 
 import { abortReason, followAborts, isAborted, ownController, watchAbort } from '../drivers/abort-watch.js';
 import { invalid } from '../vocabulary/check-argument.js';
@@ -28,8 +18,7 @@ export interface Deadline {
 export const DEFAULT_TIMEOUT_MS = 30_000;
 
 /**
- * The deadline a `timeoutMs` option sets: `undefined` for the default ({@link DEFAULT_TIMEOUT_MS}),
- * a number of milliseconds (zero or more), or `Infinity` for none.
+ * The deadline a `timeoutMs` option sets: the default ({@link DEFAULT_TIMEOUT_MS}), milliseconds, or `Infinity` for none.
  * @throws TypeError for a value that is not a number, RangeError for a number out of range.
  */
 export function checkTimeoutMs(timeoutMs: unknown): number {
@@ -65,10 +54,7 @@ export function startDeadline(timeoutMs: number, ...callerSignals: readonly (Abo
   };
 }
 
-/**
- * Waits `ms` milliseconds, or until `signal` aborts (then rejects with its reason), watching it
- * as a read does. Leaves nothing on it either way.
- */
+/** Waits `ms` milliseconds, or rejects with `signal`'s reason when it aborts; leaves nothing on it. */
 export function wait(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (isAborted(signal)) {

@@ -1,23 +1,11 @@
-/**
- * What the answer to a `server/discover` probe says about the server's era, by the 2026-07-28
- * revision's Backward Compatibility rules (basic/versioning, Streamable HTTP): a recognised
- * modern JSON-RPC error means a modern server (never fall back); anything else a 4xx or a
- * JSON-RPC error can say means a legacy one (fall back to `initialize`). The one place these
- * rules live: `AnswerClient` negotiates by them, and `AnswerTransport` hands its MCP client the
- * refusals it reads for itself.
- * @module
- */
+/** What the answer to `server/discover` says of the era, by the 2026-07-28 Backward Compatibility rules: the one place they live, for `AnswerClient` and `AnswerTransport`. @module */
 
 import { barePart, nothingRead, said, barePartList, type Failure, type MessagePart } from '../vocabulary/failure.js';
 import { objectOf, type JsonObject, type JsonRpcResponse, type JsonValue } from '../vocabulary/json-rpc.js';
 import { eraOf, MODERN_PROTOCOL_VERSION } from './era.js';
 import type { RequestOutcome } from './exchange.js';
 
-/**
- * The errors the revision defines (basic/index, "Error Codes"): `HeaderMismatch`,
- * `MissingRequiredClientCapability`, `UnsupportedProtocolVersion`. Only a modern server sends
- * them, since the range -32020..-32099 was reserved by that revision.
- */
+/** The errors the 2026-07-28 revision defines; it reserved -32020..-32099, so only a modern server sends them. */
 export const MODERN_ERROR_CODES: ReadonlyMap<number, string> = new Map([
   [-32020, 'HeaderMismatch'],
   [-32021, 'MissingRequiredClientCapability'],
@@ -38,21 +26,12 @@ export type DiscoverOutcome =
   /** A modern server this package cannot talk to, or a failure that says nothing about the era. */
   | { readonly kind: 'failed'; readonly failure: Failure };
 
-/**
- * Whether a refusal of the probe with `status` and no recognised modern error says the server
- * does not speak 2026-07-28: any 4xx but 401 and 403 (a credential to fix, which `initialize`
- * would meet too). A 5xx is a broken server, and a redirect leads elsewhere: neither says legacy.
- */
+/** Whether a probe refused with no modern error says a 2025 server: any 4xx but 401 and 403 (a credential to fix, which `initialize` would meet too). */
 export function refusalSaysLegacy(status: number): boolean {
   return status >= 400 && status <= 499 && status !== 401 && status !== 403;
 }
 
-/**
- * Whether `AnswerTransport` hands a refusal of `server/discover` with `status` to its MCP client
- * as a JSON-RPC error, for the client to fall back by its own rules: every 4xx and 5xx but a 401,
- * where the AI SDK's own transport has its client fall back. Wider than {@link refusalSaysLegacy}:
- * the transport does not negotiate, it carries the refusal (the client guide says why).
- */
+/** Whether `AnswerTransport` hands a refused `server/discover` to its MCP client as a JSON-RPC error: any 4xx or 5xx but 401, as the AI SDK's own transport falls back on them. */
 export function refusalGoesInBand(status: number): boolean {
   return status >= 400 && status <= 599 && status !== 401;
 }
@@ -75,7 +54,6 @@ export function discoverOutcome(outcome: RequestOutcome): DiscoverOutcome {
   }
 }
 
-/** The outcome of an answer (a 2xx): a `DiscoverResult`, or a JSON-RPC error. */
 function answered(answer: JsonRpcResponse, status: number): DiscoverOutcome {
   const error = objectOf(answer['error']);
   if (error !== undefined) return rpcErrorOutcome(error, said`HTTP ${status}`, undefined, answer);
@@ -89,7 +67,6 @@ function answered(answer: JsonRpcResponse, status: number): DiscoverOutcome {
   return { kind: 'failed', failure: noCommonVersion(supported, answer) };
 }
 
-/** A JSON-RPC error to the probe: modern when its code is one of the revision's. */
 function rpcErrorOutcome(error: JsonObject, how: readonly MessagePart[], refused: Failure | undefined, answer: JsonRpcResponse | undefined): DiscoverOutcome {
   const code = error['code'];
   const name = MODERN_ERROR_CODES.get(code as number);
@@ -107,12 +84,7 @@ function rpcErrorOutcome(error: JsonObject, how: readonly MessagePart[], refused
   return { kind: 'failed', failure: refused ?? negotiationFailed(said`server/discover was refused with ${name} (${code as number})${message}`, answer) };
 }
 
-/**
- * What an answer refusing a request with `UnsupportedProtocolVersion` (-32022) says: the versions
- * the server lists, and the one to send the request again in, once — a modern version this
- * package speaks (SEP-2575: a client SHOULD pick one from the list and retry). `undefined` for
- * any other answer.
- */
+/** What a refusal with `UnsupportedProtocolVersion` (-32022) says: the versions the server lists, and the one to retry in, once (SEP-2575); else `undefined`. */
 export function versionRefusal(answer: JsonRpcResponse | undefined): { readonly supported: readonly string[]; readonly retry: string | undefined } | undefined {
   const error = objectOf(answer?.['error']);
   if (error?.['code'] !== -32022) return undefined;
@@ -137,7 +109,6 @@ export function negotiationFailed(message: readonly MessagePart[], answer: JsonR
   return { code: 'negotiation_failed', message, detail: { ...nothingRead(maxBytes), answer } };
 }
 
-/** Versions a server listed, each its text (a list of dates, but the server's all the same). */
 function versionsText(versions: readonly string[]): readonly MessagePart[] {
   return barePartList(versions, ', ', 8);
 }

@@ -1,7 +1,4 @@
-/**
- * Ending an MCP session: a DELETE carrying `Mcp-Session-Id`, under its own deadline, as a value.
- * @module
- */
+/** Ending an MCP session: a DELETE carrying `Mcp-Session-Id`, under its own deadline, as a value. @module */
 
 import { abortReason, isAborted } from '../drivers/abort-watch.js';
 import { nothingRead, stopped, type Failure } from '../vocabulary/failure.js';
@@ -14,11 +11,7 @@ import { release } from './send-request.js';
 /** What a DELETE came to: the status that ended the session (2xx, or 405: the server lets no client end one), or the failure. */
 export type SessionEnd = { readonly kind: 'ended'; readonly status: number } | { readonly kind: 'failed'; readonly failure: Failure };
 
-/**
- * Sends the DELETE that ends the session `sessionId` (with `MCP-Protocol-Version: version` when
- * known) and releases its body. Any status but 2xx and 405, a redirect not followed, the deadline
- * or a signal of `signals`, or a failed request is the failure.
- */
+/** Sends the DELETE that ends `sessionId` and releases its body; any status but 2xx and 405, a redirect, the deadline or a signal is the failure. */
 export async function endSession(
   url: string | URL,
   settings: ExchangeSettings,
@@ -45,12 +38,7 @@ export async function endSession(
   }
 }
 
-/**
- * Ends a session nobody will use: one a failed handshake opened, or one a later answer replaced.
- * Best effort (its failure is a value, as `endSession`'s), under a deadline of its own and none
- * of the caller's signals: a session id that arrived is always ended, even when the caller's
- * abort is what failed the exchange.
- */
+/** Ends a session nobody will use (a failed handshake's, a replaced one), best effort, under its own deadline alone: the abort that failed the exchange must not keep it open. */
 export function endAbandonedSession(url: string | URL, settings: ExchangeSettings, sessionId: string, version: string | undefined): Promise<SessionEnd> {
   return endSession(url, withoutCallerSignal(settings), sessionId, version);
 }

@@ -1,10 +1,4 @@
-/**
- * The two eras of MCP over Streamable HTTP, and which one an exchange is in. Legacy (2025-11-25
- * and before): an `initialize` handshake, sessions, server requests on a response stream,
- * resumption by `Last-Event-ID`. Modern (2026-07-28 on): every request stands alone, declares
- * its version in `_meta` and mirrors its metadata into headers; a broken stream loses the request.
- * @module
- */
+/** The two eras of MCP over Streamable HTTP — legacy (2025-11-25 and before: sessions, resumption), modern (2026-07-28 on: stateless) — and the era of a version. @module */
 
 import { isRecord, ownValue } from '../vocabulary/json-rpc.js';
 
@@ -20,11 +14,7 @@ export const PROTOCOL_VERSION_META = 'io.modelcontextprotocol/protocolVersion';
 /** The MCP era a protocol version belongs to. */
 export type McpEra = 'legacy' | 'modern';
 
-/**
- * The protocol version a message declares in `params._meta` (a modern request always does), or
- * `undefined` (for anything that is not a message object too). Read through own properties only:
- * a message is the caller's plain data.
- */
+/** The protocol version a message declares in `params._meta`, read through own properties only (the caller's plain data), or `undefined`. */
 export function declaredProtocolVersion(message: unknown): string | undefined {
   const params = isRecord(message) ? ownValue(message, 'params') : undefined;
   const meta = isRecord(params) ? ownValue(params, '_meta') : undefined;
@@ -32,11 +22,7 @@ export function declaredProtocolVersion(message: unknown): string | undefined {
   return typeof version === 'string' ? version : undefined;
 }
 
-/**
- * The era of `version`: modern for a dated version (`YYYY-MM-DD`) on or after
- * {@link MODERN_PROTOCOL_VERSION}; legacy for an older one, none, or one not of that form.
- * Versions are dates, so their order is the strings' order (basic/versioning).
- */
+/** The era of `version`: modern for a `YYYY-MM-DD` version on or after {@link MODERN_PROTOCOL_VERSION} (dates order as strings), legacy for any other or none. */
 export function eraOf(version: string | null | undefined): McpEra {
   return isProtocolVersion(version) && version >= MODERN_PROTOCOL_VERSION ? 'modern' : 'legacy';
 }

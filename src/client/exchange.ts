@@ -1,11 +1,4 @@
-/**
- * One exchange with an MCP server, as a value: a message planned once — its era, version,
- * session and headers decided before anything is sent — then the POST, the status, the answer
- * read (and, in the 2025 era, resumed), under one deadline and one byte cap. What it comes to is
- * an {@link ExchangeOutcome}; the public APIs (`postJsonRpc`, `AnswerTransport`, `AnswerClient`)
- * turn it into their results and errors, each at its own edge.
- * @module
- */
+/** One exchange with an MCP server as a value: a message planned once, then the POST, the status, the answer read (in 2025, resumed), under one deadline and one cap. @module */
 
 import { abortReason, isAborted } from '../drivers/abort-watch.js';
 import { ACCEPT, readAnswerOutcome, type ReadOutcome } from '../drivers/read-answer.js';
@@ -29,20 +22,15 @@ import { release, type Sent } from './send-request.js';
 
 /** One JSON-RPC message as an exchange sends it: everything about it decided once. */
 export interface PlannedMessage {
-  /** The message, as given (never changed). */
   readonly message: object;
-  /** Its body: `JSON.stringify(message)`. */
   readonly body: string;
   /** A request's id; `undefined` for a notification or a response, which get no answer. */
   readonly requestId: JsonRpcRequestId | undefined;
-  /** A request's or a notification's method. */
   readonly method: string | undefined;
   readonly era: McpEra;
-  /** The protocol version it is sent in, if one is known. */
   readonly version: string | undefined;
   /** The 2025 session it carries; never one in 2026-07-28. */
   readonly sessionId: string | undefined;
-  /** The POST's headers. */
   readonly headers: Headers;
   /** A resumption GET's headers (2025): the caller's, the session, the version. */
   readonly streamHeaders: Headers;
@@ -54,10 +42,7 @@ export interface PlannedRequest extends PlannedMessage {
   readonly method: string;
 }
 
-/**
- * How a message is to be sent, besides the exchange's settings: decided by the sender, once —
- * the message is not read for them again.
- */
+/** How a message is to be sent, decided once by its sender: the message is not read for it again. */
 export interface MessagePlan {
   /** The protocol version it is sent in, which decides its era (none: 2025, with no version header). */
   readonly version?: string | undefined;
@@ -68,13 +53,8 @@ export interface MessagePlan {
 }
 
 /**
- * Decides how `message` is sent: its era (from the plan's version, which its sender decided), the
- * session it carries, and its headers — the caller's, the message's own, and the
- * era's: in 2026-07-28 the request metadata headers mirrored from the body and no session id;
- * in 2025 the session id and `MCP-Protocol-Version`.
- * @throws TypeError for a message that is not a JSON-RPC message object, a request id that
- *   breaks the one rule (RangeError for a number that is no integer), or a 2026 message the
- *   metadata headers cannot be derived from.
+ * Decides how `message` is sent: its era (from the plan's version), the session it carries, its headers.
+ * @throws TypeError for no JSON-RPC message object, a bad request id (RangeError: no integer), or 2026 metadata headers that cannot be derived.
  */
 export function planMessage(message: RequestObject, settings: ExchangeSettings, plan?: MessagePlan): PlannedRequest;
 export function planMessage(message: unknown, settings: ExchangeSettings, plan?: MessagePlan): PlannedMessage;
@@ -117,7 +97,6 @@ export type ExchangeOutcome =
       readonly answer: JsonRpcResponse;
       readonly status: number;
       readonly headers: Headers;
-      /** How the answer was read: its framing, and what its body held (over every resumed body). */
       readonly format: AnswerFormat;
       readonly progress: AnswerProgress;
     }
@@ -128,7 +107,7 @@ export type ExchangeOutcome =
   /** No answer: `headers` are the POST's response's, when one came before the failure. */
   | { readonly kind: 'failed'; readonly failure: Failure; readonly headers: Headers | undefined };
 
-/** What the exchange of a request comes to: never `accepted`, which only a notification's or a response's is (a request answered with none is `noAnswer`'s failure). */
+/** What a request's exchange comes to: never `accepted` (a request answered with none is `noAnswer`'s failure). */
 export type RequestOutcome = Exclude<ExchangeOutcome, { kind: 'accepted' }>;
 
 /** What else an exchange is given. */
@@ -142,22 +121,8 @@ export interface ExchangeExtras {
 }
 
 /**
- * Sends `planned` to `url` and reads what comes back, holding no stream afterwards.
- *
- * - A request is answered by the response with its id, read as `readAnswer` reads it; a
- *   notification or a response is done once the server accepts it (2xx), its body unread.
- * - A status outside 2xx is `refused`, its body read (within the cap and the deadline) for the
- *   JSON-RPC error the server sent with it.
- * - 2025: an event stream that ends without the answer, after an event id, is resumed.
- * - 2026-07-28: a request whose response broke or ended before the answer is lost — the server
- *   dropped it with its stream — and its failure says to re-issue it (`detail.reissue`), as does
- *   one whose connection broke before any response. An abort closes the response stream, which
- *   is that era's cancellation. A request that could not connect may be sent again in any era.
- * - What the session state must know is reported to `extras.session` (session.ts decides): an
- *   `initialize`'s own session, once its response is known, and those that came with responses
- *   released on the way; a refusal.
- *
- * Throws only what `onMessage` throws (given a `url` that `checkUrl` accepts, as every public API checks).
+ * Sends `planned` to `url` and reads what comes back, holding no stream afterwards; what the session
+ * state must know goes to `extras.session`. Throws only what `onMessage` throws (given a checked `url`).
  */
 export function runExchange(url: string | URL, settings: ExchangeSettings, planned: PlannedRequest, extras: ExchangeExtras): Promise<RequestOutcome>;
 export function runExchange(url: string | URL, settings: ExchangeSettings, planned: PlannedMessage, extras: ExchangeExtras): Promise<ExchangeOutcome>;
@@ -176,7 +141,6 @@ export async function runExchange(url: string | URL, settings: ExchangeSettings,
   }
 }
 
-/** The exchange itself: the POST, the status, the answer read and resumed, under `signal`. */
 async function exchange(
   url: string | URL,
   settings: ExchangeSettings,
@@ -225,17 +189,11 @@ async function exchange(
   return { kind: 'failed', failure: lostInEra && endedEarly(read) ? lostRequest(failure) : failure, headers };
 }
 
-/**
- * What an exchange tells its session state: an `initialize`'s own session once its response is
- * known — seen by the caller unless `onMessage` threw, which left no outcome — and after it each
- * session that came with a response released on the way (held back till then: it may be the
- * same one); a refusal. What becomes of each is `session.ts`'s to say.
- */
+/** What an exchange tells its session state (`session.ts` decides): an `initialize`'s sessions once its outcome is known (its own first: one released may be the same), a refusal. */
 class SessionReport {
   readonly #planned: PlannedMessage;
   readonly #session: SessionKeeper;
   readonly #initialize: boolean;
-  /** The session id of the exchange's own response, once it came. */
   #own: string | undefined;
   #settled = false;
   readonly #aside: string[] = [];
@@ -254,12 +212,10 @@ class SessionReport {
     else this.#aside.push(id);
   }
 
-  /** The exchange's own response came. */
   responded(headers: Headers): void {
     this.#own = headers.get('mcp-session-id') ?? undefined;
   }
 
-  /** The exchange ended with `outcome` (none: `onMessage` threw). */
   settle(outcome: ExchangeOutcome | undefined): void {
     this.#settled = true;
     if (outcome?.kind === 'refused') void this.#session.apply({ type: 'refused', status: outcome.status, carried: this.#planned.sessionId });
@@ -284,7 +240,6 @@ export function noAnswer(status: number, headers: Headers, maxBytes: number): Fa
   };
 }
 
-/** The `refused` outcome of `response`, with the JSON-RPC error its body carries, if any. */
 async function refused(response: Response, requestId: JsonRpcRequestId | undefined, route: AuthorizedRoute): Promise<ExchangeOutcome> {
   const { status, headers } = response;
   const contentType = headers.get('content-type');
@@ -299,10 +254,7 @@ async function refused(response: Response, requestId: JsonRpcRequestId | undefin
   return { kind: 'refused', status, headers, answer: undefined, failure: refusal(response, detail, undefined, [], read.failure.hasCause === true ? cause : undefined) };
 }
 
-/**
- * A request that got no response: `reissue` when sending it again is safe — it never reached the
- * server, or (2026-07-28) the server dropped it with the broken connection.
- */
+/** A request that got no response: `reissue` where sending it again is safe (it never reached the server, or a 2026 server dropped it). */
 function unanswered({ failure, unsent }: Extract<Sent, { kind: 'unanswered' }>, lostInEra: boolean): Failure {
   if (!unsent && !lostInEra) return failure;
   // One that never reached the server says so already.
@@ -310,11 +262,7 @@ function unanswered({ failure, unsent }: Extract<Sent, { kind: 'unanswered' }>, 
   return restated(failure, { message, detail: { ...failure.detail, reissue: true } });
 }
 
-/**
- * 2026-07-28: a request whose response broke or ended before the answer is lost — the server
- * drops a request with its stream, and nothing resumes it: `stream_failed`, with
- * `detail.reissue` set, so a caller knows to send it again with a new id (SEP-2575).
- */
+/** 2026-07-28: a request whose response broke or ended before the answer is lost with its stream, and nothing resumes it (SEP-2575). */
 function lostRequest(failure: Failure): Failure {
   const message = said`${failure.message}; the server dropped the request with its stream: re-issue it with a new id`;
   return restated(failure, { code: 'stream_failed', message, detail: { ...failure.detail, reissue: true } });

@@ -1,16 +1,9 @@
-/**
- * What a `fetch` that rejected says happened, in the caller's terms: the client could not
- * connect (refused, no such host, a port `fetch` refuses, TLS), or the connection broke before
- * any response. Node, Deno and Bun say which in their errors' codes and words; a browser says
- * neither, and from a page of another origin CORS is the likely cause.
- * @module
- */
+/** What a rejected `fetch` says happened, in the caller's terms: no connection could be made, or it broke before any response. Node, Deno and Bun say which in codes and words; a browser, neither. @module */
 
 import { valuePart, said, withCause, type Failure, type MessagePart } from '../vocabulary/failure.js';
 import type { AnswerDetail } from '../vocabulary/errors.js';
 import { crossOriginPage, inPage, preflightNote } from './page-cors.js';
 
-/** Why a connection could not be made: what it says, and what to check. */
 interface Unreachable {
   readonly why: string;
   readonly check: string;
@@ -47,7 +40,6 @@ const UNREACHABLE_WORDS: readonly (readonly [RegExp, Unreachable])[] = [
 const TLS_CODE = /^(?:ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|EPROTO$)/;
 const TLS_WORDS = /\bTLS\b|\bSSL\b|certificate/i;
 
-/** The codes and words of a connection that broke before the response began. */
 const BROKEN_CODE = /^(?:ECONNRESET|EPIPE|ECONNABORTED|UND_ERR_SOCKET|UND_ERR_CLOSED|HPE_\w+)$/;
 const BROKEN_WORDS = /connection (?:reset|closed)|other side closed|socket hang up/i;
 
@@ -68,7 +60,6 @@ function clues(error: unknown): { readonly codes: readonly string[]; readonly wo
   return { codes, words };
 }
 
-/** Why a connection was never made, if the rejection says so. */
 function unreachable(codes: readonly string[], words: readonly string[]): Unreachable | undefined {
   if (codes.some((code) => TLS_CODE.test(code)) || words.some((text) => TLS_WORDS.test(text))) return TLS;
   for (const code of codes) {
@@ -92,11 +83,7 @@ export interface FetchRejected {
   readonly unsent: boolean;
 }
 
-/**
- * The failure of a request to `url` whose `fetch` rejected with `error`: `connect_failed` when
- * no connection was made (or, in a page, when the browser gives no reason); `stream_failed` when
- * the connection broke before the response, or nothing says which.
- */
+/** The failure of a request whose `fetch` rejected: `connect_failed` when no connection was made (in a page, when no reason is given), else `stream_failed`. */
 export function fetchRejected(error: unknown, url: string | URL, method: string, headers: Headers, detail: AnswerDetail): FetchRejected {
   const where = hostAndPort(url);
   const { codes, words } = clues(error);

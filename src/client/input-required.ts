@@ -1,10 +1,4 @@
-/**
- * A server that needs input from the client while it answers a request: in 2026-07-28 a
- * multi round-trip request (MRTR) — an `input_required` result whose `inputRequests` the client
- * answers and re-issues the request with, as a new request — and in 2025 a server request sent on
- * the answer's stream, whose reply the client POSTs. One handler answers both.
- * @module
- */
+/** The server's requests for input, one handler for both eras: 2026's `input_required` results (MRTR: the request re-issued) and 2025's server requests (replied to). @module */
 
 import { describeValue } from '../vocabulary/describe-value.js';
 import { objectOf, type JsonObject, type JsonRpcMessage, type JsonRpcRequestId, type JsonRpcResponse } from '../vocabulary/json-rpc.js';
@@ -30,11 +24,7 @@ export interface InputRequestContext {
   readonly signal: AbortSignal;
 }
 
-/**
- * Answers a request of the server's with its result (an `ElicitResult`, a `CreateMessageResult`,
- * a `ListRootsResult`, …), as the client's user or model would. What it throws fails a 2026
- * request as it is, and answers a 2025 server request with a JSON-RPC error.
- */
+/** Answers a request of the server's with its result (an `ElicitResult`, …), as the user or model would; what it throws fails a 2026 request as it is, and answers a 2025 one with a JSON-RPC error. */
 export type InputRequestHandler = (request: InputRequest, context: InputRequestContext) => JsonObject | Promise<JsonObject>;
 
 /** The requests that may be answered with `input_required` (basic/patterns/mrtr, "Supported Requests"). */
@@ -70,10 +60,7 @@ export async function answerInputRequests(asked: InputRequired, handler: InputRe
   return Object.fromEntries(responses) as JsonObject;
 }
 
-/**
- * The params of the retry: the original's, with `inputResponses` when there are any and
- * `requestState` exactly as the server sent it (none when it sent none).
- */
+/** The retry's params: the original's, with `inputResponses` (when any) and `requestState` exactly as sent (none when none). */
 export function retryParams(params: JsonObject | undefined, responses: JsonObject, asked: InputRequired): JsonObject {
   const retry: JsonObject = { ...(params ?? {}) };
   delete retry['inputResponses'];
@@ -91,11 +78,7 @@ export function serverRequest(message: JsonRpcMessage): { readonly id: JsonRpcRe
   return { id, request: params === undefined ? { method } : { method, params } };
 }
 
-/**
- * The reply to a 2025 server request: `ping` answered empty, as every client must; anything
- * else by `handler` — its result, or a JSON-RPC error when it throws or there is none (the
- * server is waiting, and a client that cannot answer says so: -32601).
- */
+/** The reply to a 2025 server request: `ping` answered empty; else `handler`'s result, or a JSON-RPC error (-32601 with no handler, -32603 when it throws). */
 export async function replyTo(id: JsonRpcRequestId, request: InputRequest, handler: InputRequestHandler | undefined, signal: AbortSignal): Promise<JsonObject> {
   if (request.method === 'ping') return { jsonrpc: '2.0', id, result: {} };
   if (handler === undefined) return { jsonrpc: '2.0', id, error: { code: -32601, message: `the client does not answer ${request.method}` } };

@@ -1,10 +1,4 @@
-/**
- * A paginated list (`tools/list`, `prompts/list`, `resources/list`, `resources/templates/list`)
- * read to its end, as a pure step over each page's result: the items gathered, the next cursor,
- * a bound on the pages and a cursor that comes twice (a loop) refused, and how long the whole
- * list stays fresh — as long as its least fresh page (SEP-2549's `ttlMs`), or not at all.
- * @module
- */
+/** A paginated list read to its end as a pure step a page: the items, the next cursor, the page bound and a looping cursor refused, and how long it stays fresh (its least fresh page's `ttlMs`). @module */
 
 import { nothingRead, said, quotedPart, type Failure } from '../vocabulary/failure.js';
 import type { JsonObject, JsonValue } from '../vocabulary/json-rpc.js';

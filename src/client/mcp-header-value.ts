@@ -1,19 +1,11 @@
-/**
- * The value encoding of MCP 2026-07-28's mirrored headers (Streamable HTTP, "Value Encoding"):
- * a string that is a plain header value is sent as it is, any other in the Base64 sentinel
- * `=?base64?{Base64 of its UTF-8}?=`; and the decoding a server applies before it compares.
- * @module
- */
+/** The value encoding of 2026-07-28's mirrored headers (plain, or `=?base64?…?=`), and the decoding a server applies before it compares. @module */
 
 import { checkType, invalid } from '../vocabulary/check-argument.js';
 
 const PREFIX = '=?base64?';
 const SUFFIX = '?=';
 
-/**
- * A plain value: visible ASCII and interior spaces only. Tab is allowed in a field value but the
- * revision names control characters among what must be encoded, so it is encoded too.
- */
+/** A plain value: visible ASCII and interior spaces. Tab is a field-value character, but the revision has control characters encoded. */
 const PLAIN = /^(?:[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?)?$/;
 
 /** A lone surrogate: a string holding one has no UTF-8 form, so no Base64 of it exists. */
@@ -29,23 +21,16 @@ const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$
 const CHUNK = 0x8000;
 
 /**
- * The header value of `value` under the revision's Value Encoding rule: `value` itself when it is
- * visible ASCII with no leading or trailing whitespace and does not look like the sentinel (starts
- * with `=?base64?` and ends with `?=`); else `=?base64?…?=` over its UTF-8 bytes.
- *
- * The result only ever holds visible ASCII and interior spaces, so `new Headers` keeps it as it is.
- *
- * @throws TypeError for a non-string, or a string holding a lone surrogate (it has no UTF-8 form:
- *   any header sent for it would not match the body's value).
+ * `value` as a header value by the revision's Value Encoding: itself when plain and not like the sentinel, else `=?base64?…?=` of its UTF-8 (the request-headers guide).
+ * @throws TypeError for a non-string, or a string with a lone surrogate (it has no UTF-8 form).
  */
 export function encodeMcpHeaderValue(value: string): string {
   return encodeValue('value', value);
 }
 
 /**
- * `value` as the value of a header that has no encoded form (`MCP-Protocol-Version`,
- * `Mcp-Method`): it must already be plain and not empty, since a server reads it as it is.
- * @throws TypeError naming the value as `name` otherwise.
+ * `value` for a header with no encoded form (`MCP-Protocol-Version`, `Mcp-Method`), which a server reads as it is.
+ * @throws TypeError naming it `name` unless it is plain and not empty.
  */
 export function plainValue(name: string, value: string): string {
   if (value !== '' && PLAIN.test(value)) return value;
@@ -61,15 +46,7 @@ export function encodeValue(name: string, value: unknown): string {
 }
 
 /**
- * The original value of a received `Mcp-Name` or `Mcp-Param-{Name}` header value: the UTF-8 text
- * of the Base64 payload for a value in the sentinel form (`=?base64?…?=`, markers lowercase, as the
- * revision requires), the value itself otherwise.
- *
- * Returns `undefined` for a value no conforming client sends: a sentinel whose payload is not
- * canonical padded Base64 or not valid UTF-8, or a value with characters outside a field value
- * (control characters other than tab, non-ASCII). A server rejects such a header
- * (`HeaderMismatch`, -32020) instead of comparing it.
- *
+ * The original of a received `Mcp-Name` or `Mcp-Param-*` value (a sentinel's payload decoded, else the value itself); `undefined` for one no conforming client sends.
  * @throws TypeError for a non-string.
  */
 export function decodeMcpHeaderValue(value: string): string | undefined {
@@ -89,7 +66,6 @@ export function decodeMcpHeaderValue(value: string): string | undefined {
   }
 }
 
-/** The revision's sentinel pattern, as it words it: starts with the prefix and ends with the suffix. */
 function looksEncoded(value: string): boolean {
   return value.startsWith(PREFIX) && value.endsWith(SUFFIX);
 }

@@ -1,9 +1,4 @@
-/**
- * The `x-mcp-header` annotations of a tool (MCP 2026-07-28, Streamable HTTP "Schema Extension";
- * Tools "x-mcp-header"): which parameters a `tools/call` mirrors into `Mcp-Param-{Name}` headers,
- * or why the tool is invalid — a client excludes such a tool from `tools/list`.
- * @module
- */
+/** The `x-mcp-header` annotations of a tool (2026-07-28): which parameters a `tools/call` mirrors into `Mcp-Param-*`, or why the tool is invalid. @module */
 
 import { invalid } from '../vocabulary/check-argument.js';
 import { describeValue, shortText } from '../vocabulary/describe-value.js';
@@ -36,11 +31,7 @@ export interface McpHeaderParamsValid {
 export interface McpHeaderParamsInvalid {
   /** The tool must not be listed. */
   readonly valid: false;
-  /**
-   * One sentence a broken rule, each starting with the JSON Pointer (from the tool) it is about.
-   * What a reason quotes of the tool — its keys, its values — is escaped and bounded as
-   * {@link quoteText} does, once, so a reason may be shown as it is.
-   */
+  /** One sentence a broken rule, starting with the JSON Pointer it is about; what it quotes of the tool is escaped and bounded, so it may be shown as it is. */
   readonly reasons: readonly string[];
 }
 
@@ -70,16 +61,10 @@ interface Node {
 }
 
 /**
- * Checks every `x-mcp-header` annotation in `tool.inputSchema` against the revision's
- * constraints: each is a non-empty HTTP token (so no CR, LF or other control character), unique
- * among the tool's annotations case-insensitively, on a property of type `string`, `integer` or
- * `boolean` (optionally with `"null"`: a `null` value omits the header), and statically reachable
- * — reached from the schema root through `properties` keys alone, never through `items`,
- * `anyOf`/`oneOf`/`allOf`/`not`, `if`/`then`/`else`, `$ref`, `$defs`, `patternProperties`, ….
- *
- * A tool without annotations is valid, with no parameters. A tool whose `inputSchema` is not an
- * object is invalid: the revision requires one. This function reads the tool and never changes it.
- *
+ * Checks every `x-mcp-header` annotation in `tool.inputSchema` against the revision's rules (the
+ * request-headers guide, "Valid annotations"): a non-empty HTTP token, unique case-insensitively,
+ * on a `string`, `integer` or `boolean` property reached through `properties` keys alone. A tool
+ * without annotations is valid, one whose `inputSchema` is no object is not; the tool is never changed.
  * @throws TypeError when `tool` is not an object.
  */
 export function checkMcpHeaderParams(tool: object): McpHeaderParamsCheck {
@@ -122,7 +107,6 @@ export function checkMcpHeaderParams(tool: object): McpHeaderParamsCheck {
   return reasons.length === 0 ? { valid: true, params } : { valid: false, reasons };
 }
 
-/** One annotation: its parameter, or `undefined` with each broken rule added to `reasons`. */
 function checkAnnotation(
   name: unknown,
   at: string,
@@ -167,16 +151,12 @@ function paramType(type: unknown): McpHeaderParamType | undefined {
 /** The most reference tokens of a pointer a reason shows: the last ones, which say where. */
 const POINTER_TOKENS = 8;
 
-/**
- * A JSON Pointer as a reason shows it: each reference token (the schema's keys, as a server wrote
- * them) escaped and bounded, and of a deep pointer only its last tokens.
- */
+/** A JSON Pointer as a reason shows it: each token (the server's keys) escaped and bounded, and of a deep one only the last tokens. */
 function pointerText(at: string): string {
   const tokens = at.split('/').slice(1).map(shortText);
   return `${tokens.length > POINTER_TOKENS ? '/…' : ''}/${tokens.slice(-POINTER_TOKENS).join('/')}`;
 }
 
-/** A key as one JSON Pointer reference token (RFC 6901: `~` as `~0`, `/` as `~1`). */
 function pointerToken(key: string): string {
   return key.replace(/~/g, '~0').replace(/\//g, '~1');
 }

@@ -1,9 +1,4 @@
-/**
- * `mcpRequestHeaders`: the request metadata headers a Streamable HTTP POST of one JSON-RPC message
- * carries under MCP 2026-07-28 (SEP-2243) — `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name` and
- * one `Mcp-Param-{Name}` per `x-mcp-header` parameter — each mirrored from the body.
- * @module
- */
+/** `mcpRequestHeaders`: the 2026-07-28 request metadata headers of one message, mirrored from its body (SEP-2243). @module */
 
 import { checkType, invalid, optionsObject } from '../vocabulary/check-argument.js';
 import { describeValue, quoteText } from '../vocabulary/describe-value.js';
@@ -15,45 +10,16 @@ import { checkMcpHeaderParams, type McpHeaderParam } from './mcp-param-headers.j
 
 /** Options for {@link mcpRequestHeaders}. */
 export interface McpRequestHeadersOptions {
-  /**
-   * The `MCP-Protocol-Version` for a message that carries no
-   * `params._meta["io.modelcontextprotocol/protocolVersion"]` (a notification, say). A message
-   * that carries one is sent under its own: the header must match the body.
-   */
+  /** The `MCP-Protocol-Version` of a message whose `_meta` names none; a message's own always wins, as the header must match the body. */
   readonly protocolVersion?: string | undefined;
-  /**
-   * The definition of the tool a `tools/call` calls, as `tools/list` returned it: its
-   * `x-mcp-header` annotations give the `Mcp-Param-{Name}` headers. Required for those headers;
-   * refused for any other method, for another tool, or for a tool {@link checkMcpHeaderParams}
-   * finds invalid (a client excludes such a tool from `tools/list`, so it is never called).
-   */
+  /** The called tool's definition as `tools/list` returned it, for its `Mcp-Param-*`; refused for another method or tool, or an invalid one ({@link checkMcpHeaderParams}). */
   readonly tool?: object | undefined;
 }
 
 /**
- * The headers a Streamable HTTP POST of `message` carries under MCP 2026-07-28, to be sent
- * along with the body `JSON.stringify(message)` (and `Accept`, `Content-Type` and any of the
- * caller's own, which this function leaves to the caller):
- *
- * - `MCP-Protocol-Version`: `params._meta["io.modelcontextprotocol/protocolVersion"]`, else
- *   `options.protocolVersion`; one of them is required.
- * - `Mcp-Method`: `method`, for requests and notifications alike.
- * - `Mcp-Name`: `params.name` for `tools/call` and `prompts/get`, `params.uri` for
- *   `resources/read`, `params.taskId` for `tasks/get`, `tasks/update` and `tasks/cancel` (the
- *   tasks extension); required there, and no other method has one.
- * - `Mcp-Param-{Name}`, given `options.tool`: the argument at each annotated parameter's path,
- *   a string as it is, an integer in decimal, a boolean as `true`/`false`; none when the argument
- *   is absent or `null`.
- *
- * `Mcp-Name` and `Mcp-Param-*` values are written by {@link encodeMcpHeaderValue}: anything not
- * plain visible ASCII is sent as `=?base64?…?=`. `MCP-Protocol-Version` and `Mcp-Method` have no
- * such form, so a value that is not plain is refused. No value returned holds CR, LF, another
- * control character or a non-ASCII one. Nothing passed in is changed.
- *
- * @throws TypeError for a message that is not a request or notification object, a missing or
- *   non-string source field, an argument of another type than its parameter's, a value that no
- *   header can carry (a lone surrogate; a plain-only value that is not plain), or a bad option.
- *   RangeError for an integer argument outside ±(2^53 − 1).
+ * The headers a Streamable HTTP POST of `message` carries under MCP 2026-07-28, mirrored from its body (the request-headers guide); `Accept`, `Content-Type` and the caller's own are the caller's.
+ * @throws TypeError for a message that is no request or notification, a missing source field, an argument of another type than its parameter's,
+ *   a value no header can carry, or a bad option; RangeError for an integer argument outside ±(2^53 − 1).
  */
 export function mcpRequestHeaders(message: object, options?: McpRequestHeadersOptions): Headers {
   if (!isRecord(message)) throw invalid('message', 'a JSON-RPC request or notification object', message);
@@ -81,11 +47,7 @@ export function mcpRequestHeaders(message: object, options?: McpRequestHeadersOp
   return headers;
 }
 
-/**
- * The body field `Mcp-Name` mirrors, by method: Streamable HTTP's "Standard Request Headers" for
- * the three core methods, and the tasks extension's HTTP binding (SEP-2663) for `tasks/*`, so
- * that a gateway routes every request of a task to the instance that holds it.
- */
+/** The body field `Mcp-Name` mirrors, by method: the core three, and the tasks extension's `tasks/*` (SEP-2663). */
 const NAME_FIELDS: ReadonlyMap<string, 'name' | 'uri' | 'taskId'> = /* @__PURE__ */ new Map([
   ['tools/call', 'name'],
   ['prompts/get', 'name'],
@@ -99,10 +61,7 @@ function nameFieldOf(method: string): 'name' | 'uri' | 'taskId' | undefined {
   return NAME_FIELDS.get(method);
 }
 
-/**
- * The header must match the body's `_meta` version ("Protocol Version Header"), so the message's
- * own wins; the option serves messages without one, as every POST carries the header.
- */
+/** The message's own `_meta` version wins, as the header must match the body; the option serves a message without one. */
 function protocolVersion(params: Record<string, unknown> | undefined, fallback: string | undefined): string {
   const meta = params === undefined ? undefined : ownValue(params, '_meta');
   if (meta !== undefined && !isRecord(meta)) throw invalid('message.params._meta', 'an object', meta);
@@ -141,7 +100,6 @@ function paramHeaders(method: string, params: Record<string, unknown> | undefine
   return headers;
 }
 
-/** The instance value at a `properties` path: only through objects, since `properties` applies to nothing else. */
 function valueAt(args: Record<string, unknown>, path: readonly string[]): unknown {
   let value: unknown = args;
   for (const key of path) {
@@ -153,8 +111,7 @@ function valueAt(args: Record<string, unknown>, path: readonly string[]): unknow
 
 /** "Type conversion", then "Value Encoding": the header value of one argument. */
 function headerValue(param: McpHeaderParam, value: unknown): string {
-  // The path's keys are the schema's, as a server may have written them: each quoted as its text
-  // is, and of a deeper path only the last three.
+  // The path's keys are the server's: each quoted, and of a deeper path only the last three.
   const keys = param.path.map((key) => `[${quoteText(key)}]`);
   const name = `message.params.arguments${keys.length > 3 ? '…' : ''}${keys.slice(-3).join('')}`;
   switch (param.type) {

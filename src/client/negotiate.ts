@@ -1,11 +1,4 @@
-/**
- * Which era and protocol version a client speaks with a server, as the 2026-07-28 revision's
- * Backward Compatibility section says: a modern request first (`server/discover`), falling back
- * to the 2025 `initialize` handshake only when the refusal is not a recognised modern error; or
- * the `initialize` handshake alone; or one version pinned, with no negotiation. The outcome is a
- * value; the session state is told what the handshake settled, or that it failed.
- * @module
- */
+/** Which era and version a client speaks, by the 2026-07-28 revision's Backward Compatibility rules: `server/discover` first and the `initialize` fallback, `initialize` alone, or a version pinned. @module */
 
 import type { AnswerFormat, AnswerProgress } from '../reducers/answer.js';
 import { barePart, said, quotedPart, stopKind, written, type Failure } from '../vocabulary/failure.js';
@@ -17,12 +10,7 @@ import { planMessage, runExchange, type ExchangeOutcome } from './exchange.js';
 import { requestMessage, type ClientIdentity } from './request-message.js';
 import type { SessionKeeper } from './session-keeper.js';
 
-/**
- * How a client settles its era: `'auto'` probes with `server/discover` and falls back to
- * `initialize`; `'legacy'` sends `initialize` alone (asking for 2025-11-25 and speaking the
- * version the server answers with); `{ pin }` speaks that one version: a 2026 one with no
- * handshake, a 2025 one through an `initialize` the server must answer in it.
- */
+/** How a client settles its era: `'auto'` (probe, then fall back to `initialize`), `'legacy'` (`initialize` alone), or `{ pin }` (one version; a 2026 one with no handshake). */
 export type VersionNegotiation =
   | 'auto'
   | 'legacy'
@@ -66,18 +54,15 @@ export interface HandshakeAnswer {
   readonly progress: AnswerProgress;
 }
 
-/** The era settled, and what the server said of itself. (The session, if one was issued, is in the session state.) */
+/** The era settled, and what the server said of itself (a session is the session state's). */
 export interface Negotiated {
   readonly era: McpEra;
-  /** The version every request is sent in; `undefined` only for 2025 requests sent with no handshake and no version. */
   readonly protocolVersion: string | undefined;
-  /** The versions the server said it supports (its `DiscoverResult`), else the one spoken. */
   readonly supportedVersions: readonly string[];
   readonly serverInfo: JsonObject | undefined;
   readonly capabilities: JsonObject | undefined;
   readonly instructions: string | undefined;
   readonly negotiatedBy: NegotiatedBy;
-  /** The answer to the handshake request (`server/discover` or `initialize`), when one was sent. */
   readonly handshake: HandshakeAnswer | undefined;
 }
 
@@ -97,11 +82,7 @@ export interface Handshake {
   readonly signals?: readonly (AbortSignal | undefined)[] | undefined;
 }
 
-/**
- * Settles the era with the server at `url`, into `session`. With `handshake: false`, nothing is
- * sent: the era is the pinned version's, else that of the caller's `MCP-Protocol-Version`
- * header, else 2025.
- */
+/** Settles the era with the server at `url`, into `on.session`. With `handshake: false` nothing is sent (the era is the pin's, else the caller's `MCP-Protocol-Version`'s, else 2025). */
 export async function negotiate(on: Handshake, negotiation: VersionNegotiation, handshake: boolean): Promise<Negotiation> {
   const { url, settings, identity, session } = on;
   const pin = typeof negotiation === 'object' ? negotiation.pin : undefined;
@@ -126,7 +107,6 @@ export async function negotiate(on: Handshake, negotiation: VersionNegotiation, 
   }
 }
 
-/** What `'auto'` makes of the answer to `server/discover`: the modern era, the `initialize` fallback, or the failure. */
 function discovered(on: Handshake, outcome: ExchangeOutcome, found: DiscoverOutcome): Promise<Negotiation> | Negotiation {
   const { settings, session } = on;
   switch (found.kind) {
@@ -148,7 +128,6 @@ function answerOf(outcome: ExchangeOutcome): JsonRpcResponse | undefined {
   return outcome.kind === 'answered' || outcome.kind === 'refused' ? outcome.answer : undefined;
 }
 
-/** What a handshake settled the era with: its exchange, and what its result said of the server. */
 interface Handshook {
   readonly outcome: ExchangeOutcome;
   readonly result: JsonObject;
@@ -157,7 +136,6 @@ interface Handshook {
   readonly supported?: readonly string[] | undefined;
 }
 
-/** The era settled in `version`, by `how`: by a handshake, with what it said, or by none. */
 function settled(session: SessionKeeper, era: McpEra, version: string | undefined, how: NegotiatedBy, handshook?: Handshook): Negotiation {
   void session.apply({ type: 'settled', era, protocolVersion: version });
   const result = handshook?.result;
@@ -174,11 +152,7 @@ function settled(session: SessionKeeper, era: McpEra, version: string | undefine
   return { ok: true, negotiated };
 }
 
-/**
- * The 2025 handshake: `initialize` asking for `version`, then `notifications/initialized`. With
- * `exact`, an answer in another version is a failure (a pinned version). A session the server
- * issued is ended before a failure is returned (in the background when a signal stopped it).
- */
+/** The 2025 handshake: `initialize` asking for `version`, then `notifications/initialized`; with `exact` (a pin, a renewal), an answer in another version fails. A failed one's session is ended. */
 async function initialize(on: Handshake, version: string, exact: boolean, how: NegotiatedBy): Promise<Negotiation> {
   const { url, settings, identity, session } = on;
   const message = requestMessage(HANDSHAKE_ID, 'initialize', { protocolVersion: version, capabilities: identity.capabilities, clientInfo: { ...identity.clientInfo } }, 'legacy', undefined, identity);
@@ -209,22 +183,18 @@ async function initialize(on: Handshake, version: string, exact: boolean, how: N
   return settled(session, 'legacy', answered, how, { outcome, result, serverInfo: result['serverInfo'] });
 }
 
-/**
- * A 2025 session the server forgot, renewed: the `initialize` handshake again, in `version` (the
- * one spoken), into the session state. `undefined` once a new session is held, else the failure.
- */
+/** A 2025 session the server forgot, renewed by the handshake again in `version`: `undefined` once a new one is held, else the failure. */
 export async function renewSession(on: Handshake, version: string): Promise<Failure | undefined> {
   const renewed = await initialize(on, version, true, { by: 'pin', initialize: true });
   return renewed.ok ? undefined : renewed.failure;
 }
 
-/** `initialize` answered without accepting it: no result, no 2025 protocol version in it. */
 function notAccepted(answer: JsonRpcResponse, settings: ExchangeSettings): Failure {
   // The whole answer is the server's text, quoted short: a 1 MiB answer stays a line.
   return negotiationFailed(said`the server did not accept initialize: ${quotedPart(JSON.stringify(answer))}`, answer, settings.maxBytes);
 }
 
-/** How the handshake was answered: the outcome but its kind and the answer (the rest of Negotiated says what the answer held). */
+/** How the handshake was answered: the outcome but its kind and answer (the rest of `Negotiated` says what the answer held). */
 function handshakeAnswer(outcome: ExchangeOutcome): HandshakeAnswer | undefined {
   if (outcome.kind !== 'answered') return undefined;
   const { kind, answer, ...how } = outcome;

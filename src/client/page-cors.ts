@@ -1,16 +1,8 @@
-/**
- * What CORS hides from a page that calls a server of another origin, named where the package can
- * know it: the page's origin, the request headers a preflight must allow, and the notes that
- * name the header a server did not expose. Outside a page these say nothing.
- * @module
- */
+/** What CORS hides from a page calling a server of another origin, named where the package can know it; outside a page, nothing. @module */
 
 import { said, type MessagePart } from '../vocabulary/failure.js';
 
-/**
- * The origin of the page (or worker) this code runs in, when `url` is of another origin: the
- * case where the browser applies CORS. `undefined` outside a browser, and for a same-origin URL.
- */
+/** The origin of the page (or browser worker) this code runs in when `url` is of another origin, where CORS applies; else `undefined`. */
 export function crossOriginPage(url: string | URL): string | undefined {
   try {
     if (!inPage()) return undefined;
@@ -22,10 +14,7 @@ export function crossOriginPage(url: string | URL): string | undefined {
   }
 }
 
-/**
- * Whether this code runs in a browser page or a browser's worker, the places held to CORS: Deno
- * may have a `location`, and workerd a `WorkerGlobalScope`, but neither both, nor a `document`.
- */
+/** Whether this runs in a browser page or worker (held to CORS): Deno may have a `location` and workerd a `WorkerGlobalScope`, but neither both nor a `document`. */
 export function inPage(): boolean {
   const scope = globalThis as { document?: unknown; WorkerGlobalScope?: unknown; location?: unknown; Deno?: unknown };
   if (typeof scope.document === 'object') return true;
@@ -55,29 +44,20 @@ export function preflightedHeaders(headers: Headers): string[] {
   return names;
 }
 
-/**
- * Why a page's request may have failed with no reason given: CORS, where the server does not
- * answer the preflight for `origin`, or does not allow the request's method or headers.
- */
+/** Why a page's request may have failed with no reason given: CORS, the preflight for `origin` not answered or not allowing the method or headers. */
 export function preflightNote(origin: string, method: string, headers: Headers): readonly MessagePart[] {
   const methods = method === 'DELETE' ? said`, Access-Control-Allow-Methods: DELETE` : said``;
   const allowed = preflightedHeaders(headers).join(', ');
   return said`from a page at ${origin}, that is most often CORS: the server must answer the preflight (OPTIONS) with Access-Control-Allow-Origin: ${origin}${methods} and Access-Control-Allow-Headers: ${allowed}`;
 }
 
-/**
- * The note on a 2025 request refused after an `initialize` whose response carried no session the
- * page could see, from a page of another origin: the server may have issued one and not exposed it.
- */
+/** The note on a 2025 request refused after an `initialize` with no session a cross-origin page could see: one may be there, not exposed. */
 export function hiddenSessionNote(url: string | URL): readonly MessagePart[] {
   if (crossOriginPage(url) === undefined) return said``;
   return said`; the initialize response carried no Mcp-Session-Id this page could see: if the server issues sessions, it must expose the header (Access-Control-Expose-Headers: Mcp-Session-Id)`;
 }
 
-/**
- * The note on a 401 with no `WWW-Authenticate` a page of another origin could see: the server may
- * have sent one and not exposed it.
- */
+/** The note on a 401 with no `WWW-Authenticate` a cross-origin page could see: one may be there, not exposed. */
 export function hiddenChallengeNote(response: Response): readonly MessagePart[] {
   if (response.status !== 401 || response.headers.has('www-authenticate') || response.url === '' || crossOriginPage(response.url) === undefined) return said``;
   return said`; no WWW-Authenticate was visible to this page: if the server sent one, it must expose it (Access-Control-Expose-Headers: WWW-Authenticate)`;

@@ -1,10 +1,4 @@
-/**
- * A response outside 2xx as a failure: `http_status`, with the status, the JSON-RPC error the
- * server sent with it, and for a 401 or 403 its parsed `WWW-Authenticate` challenge. Every word
- * of the server's that the message repeats — the reason phrase, the error's message, the
- * challenge — is quoted as server text.
- * @module
- */
+/** A response outside 2xx as `http_status`: the status, the JSON-RPC error, a 401's or 403's challenge, every word of the server's quoted as its text. @module */
 
 import type { AnswerDetail } from '../vocabulary/errors.js';
 import { barePart, said, quotedPart, type Failure, type MessagePart } from '../vocabulary/failure.js';
@@ -12,11 +6,7 @@ import type { JsonRpcResponse } from '../vocabulary/json-rpc.js';
 import { authChallenge, type AuthChallenge } from '../vocabulary/www-authenticate.js';
 import { hiddenChallengeNote } from './page-cors.js';
 
-/**
- * The `http_status` failure of `response`; `answer` is the JSON-RPC error it carried, if any,
- * and `note` says more (what else failed). The message names the challenge's `error` (and
- * `scope` for `insufficient_scope`).
- */
+/** The `http_status` failure of `response`, with the JSON-RPC error it carried (`answer`) and `note` (what else failed); the message names the challenge's `error`. */
 export function refusal(
   response: Response,
   detail: AnswerDetail,

@@ -1,19 +1,10 @@
-/**
- * The JSON-RPC requests an `AnswerClient` sends, as its era writes them: in 2026-07-28 every
- * request carries the protocol version, the client's info and its capabilities in
- * `params._meta` (the revision's per-request fields); in 2025 the client introduces itself once,
- * in `initialize`.
- * @module
- */
+/** The requests an `AnswerClient` sends, as each era writes them: in 2026-07-28, the protocol version, client info and capabilities in every request's `_meta`. @module */
 
 import { invalid } from '../vocabulary/check-argument.js';
 import { isRecord, objectOf, type JsonObject, type JsonRpcRequestId, type JsonValue } from '../vocabulary/json-rpc.js';
 import { PROTOCOL_VERSION_META, type McpEra } from './era.js';
 
-/**
- * The package's version, in the client info an `AnswerClient` sends by default. Kept equal to
- * `package.json`'s by a test: the library reads no file, in any runtime.
- */
+/** The package's version, in the client info an `AnswerClient` sends by default. Kept equal to `package.json`'s by a test: the library reads no file, in any runtime. */
 export const PACKAGE_VERSION = '0.1.0';
 
 /** Who the client is: its `Implementation` (name and version, and any other field the revision allows). */
@@ -42,10 +33,8 @@ export interface RequestObject extends JsonObject {
 export const CLIENT_META_KEYS: readonly string[] = [PROTOCOL_VERSION_META, 'io.modelcontextprotocol/clientInfo', 'io.modelcontextprotocol/clientCapabilities'];
 
 /**
- * `params` with `meta` merged into its `_meta` (a trace context, a 2026 log level): the caller's
- * params are not changed. Checked before anything is sent.
- * @throws TypeError for a `meta` that is not an object or sets a key of {@link CLIENT_META_KEYS},
- *   or params that are an array (which has no place for `_meta`).
+ * `params` with `meta` merged into its `_meta`, the caller's params unchanged.
+ * @throws TypeError for a `meta` that is no object or sets a key of {@link CLIENT_META_KEYS}, or array params.
  */
 export function withMeta(params: JsonObject | JsonValue[] | undefined, meta: unknown): JsonObject | JsonValue[] | undefined {
   if (meta === undefined) return params;
@@ -60,16 +49,12 @@ export function withMeta(params: JsonObject | JsonValue[] | undefined, meta: unk
 export const DEFAULT_CLIENT_INFO: ClientInfo = { name: 'sse-answer', version: PACKAGE_VERSION };
 
 /**
- * The request `method` with `id` (none: a notification) and `params`, as a client of `era`
- * speaking `version` sends it.
- * In 2026-07-28 `params` (an object, or none) gains the per-request `_meta`; a `_meta` the caller
- * gave is kept, but its protocol version is `version`: the header must match it.
+ * The request `method` with `id` (none: a notification) as a client of `era` speaking `version` sends it: in 2026-07-28, `params` gains the per-request `_meta`, its version always `version`.
  * @throws TypeError for params that are neither an object nor (2025 only) an array.
  */
 export function requestMessage(id: JsonRpcRequestId, method: string, params: unknown, era: McpEra, version: string | undefined, identity: ClientIdentity): RequestObject;
 export function requestMessage(id: undefined, method: string, params: unknown, era: McpEra, version: string | undefined, identity: ClientIdentity): JsonObject;
 export function requestMessage(id: JsonRpcRequestId | undefined, method: string, params: unknown, era: McpEra, version: string | undefined, identity: ClientIdentity): JsonObject {
-  // A notification is a request without an id.
   const base: JsonObject = id === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', id, method };
   if (era === 'legacy' || version === undefined) {
     if (params === undefined) return base;

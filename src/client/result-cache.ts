@@ -1,10 +1,4 @@
-/**
- * What `AnswerClient` keeps of a server's results while they are fresh: the lists and the
- * resources read whose results carry SEP-2549's `ttlMs`. A result without one is never kept
- * (every 2025 result). A change the server announces on any response drops what it changed.
- * What is kept is frozen: the same objects are handed to every caller.
- * @module
- */
+/** What `AnswerClient` keeps while fresh (SEP-2549's `ttlMs`), frozen and handed to every caller as it is; a change the server announces drops it (the client guide, "Cached lists"). @module */
 
 import { objectOf, type JsonRpcMessage, type JsonValue } from '../vocabulary/json-rpc.js';
 
@@ -36,7 +30,6 @@ export class ResultCache {
     this.#changes.set(key, this.generation(key) + 1);
   }
 
-  /** The value kept under `key`, while it is fresh at `now`. */
   get(key: string, now: number): JsonValue | undefined {
     const kept = this.#kept.get(key);
     if (kept !== undefined && kept.until > now) return kept.value;
@@ -50,7 +43,6 @@ export class ResultCache {
     return value;
   }
 
-  /** Drops what a server's announcement says changed. */
   notice(message: JsonRpcMessage): void {
     const { method } = message;
     if (typeof method !== 'string') return;

@@ -1,10 +1,4 @@
-/**
- * Reading one answer across resumed event streams (MCP 2025-11-25): a server may close the
- * stream of a POST after its priming event and deliver the answer later, to a GET that carries
- * `Last-Event-ID`. Every body is read by the answer driver, with the byte budget that is left;
- * what the bodies come to is one outcome, its counts over all of them.
- * @module
- */
+/** One answer read across resumed event streams (2025-11-25): a stream closed early, the answer read from a GET with `Last-Event-ID`; one outcome over all bodies. @module */
 
 import { abortReason } from '../drivers/abort-watch.js';
 import { readAnswerOutcome, type ReadOutcome } from '../drivers/read-answer.js';
@@ -28,19 +22,13 @@ export const MAX_RESUMPTIONS_WITHOUT_PROGRESS = 3;
 export interface ResumableRead {
   /** How each GET goes: the exchange's fetch, deadline, redirects and authentication. */
   readonly route: AuthorizedRoute;
-  /** The headers of every GET: the caller's, the session, the protocol version. */
   readonly headers: Headers;
-  /** The request the answer is for. */
   readonly requestId: JsonRpcRequestId;
-  /** The cap over all bodies. */
   readonly maxBytes: number;
-  /** Passed-over messages, from every body, in order. */
   readonly onMessage: ((message: JsonRpcMessage) => void) | undefined;
-  /** Whether to resume at all. */
   readonly resume: boolean;
 }
 
-/** The counts of the bodies read so far for one answer. */
 interface BodyTotals {
   readonly bytesRead: number;
   readonly events: number;
@@ -57,11 +45,7 @@ function addBody(totals: BodyTotals, read: Pick<AnswerProgress, keyof BodyTotals
   };
 }
 
-/**
- * Reads the answer from `response`; when an event-stream body ends (or breaks) without it after
- * an event id, waits the stream's `retry`, GETs the stream from that id, and reads on — while
- * each resumption brings a new event id, and a few times more without one.
- */
+/** Reads the answer from `response`; an event stream that ends without it is resumed from its last event id (after its `retry`), while resumptions bring new ids, and a few times more. */
 export async function readResumable(response: Response, read: ResumableRead): Promise<ReadOutcome> {
   let totals: BodyTotals = NOTHING_READ;
   let lastEventId = '';
@@ -118,10 +102,7 @@ export async function readResumable(response: Response, read: ResumableRead): Pr
   }
 }
 
-/**
- * Whether a read ended early: its response broke, or its event stream ended without the answer.
- * A 2025-era event stream is resumed from there; a 2026-era request is lost there.
- */
+/** Whether a read ended early (its response broke, or its event stream ended without the answer): a 2025 stream is resumed there, a 2026 request lost. */
 export function endedEarly(read: Extract<ReadOutcome, { kind: 'failed' }>): boolean {
   const { failure } = read;
   if (failure.code === 'stream_failed') return true;
@@ -132,11 +113,7 @@ function over(detail: AnswerDetail, totals: BodyTotals, maxBytes: number): Answe
   return { ...detail, ...totals, maxBytes };
 }
 
-/**
- * A failure of the last of several bodies, restated over all of them: counts summed, the cap
- * the caller set, and for `malformed_answer` the reason over every body (`no_response` once any
- * message came). `note` says how the resumption ended.
- */
+/** A failure of the last of several bodies restated over all of them (counts summed, the caller's cap, `no_response` once any message came); `note` says how the resumption ended. */
 function failedOver(failure: Failure, totals: BodyTotals, maxBytes: number, note: string, format: AnswerFormat | undefined): ReadOutcome {
   const reason = failure.reason === 'no_message' && totals.messages > 0 ? 'no_response' : failure.reason;
   const base =
@@ -144,24 +121,14 @@ function failedOver(failure: Failure, totals: BodyTotals, maxBytes: number, note
   return { kind: 'failed', failure: restated(failure, { message: said`${base} (${note})`, detail: over(failure.detail, totals, maxBytes), reason }), format };
 }
 
-/**
- * The `Last-Event-ID` value that carries `id` back byte for byte: its UTF-8 bytes, one character
- * a byte (a header value is bytes; the scanner decoded them as UTF-8, and EventSource sends them
- * back as UTF-8). `undefined` when no header can carry them unchanged: Fetch strips a value's
- * leading and trailing whitespace. (An id never holds NUL, CR or LF: the scanner drops those.)
- */
+/** The `Last-Event-ID` that carries `id` back byte for byte (its UTF-8 bytes, a character each), or `undefined` when Fetch would strip its leading or trailing whitespace. */
 export function lastEventIdHeader(id: string): string | undefined {
   let value = '';
   for (const byte of new TextEncoder().encode(id)) value += String.fromCharCode(byte);
   return /^[ \t]|[ \t]$|[\0\r\n]/.test(value) ? undefined : value;
 }
 
-/**
- * GETs the stream from `lastEventId` (a header value): the response when the server offers it as
- * an event stream; `undefined` when it does not (or the GET failed), which ends the resumption
- * like a refusal. An abort, a redirect not followed, and a 401 or 403 (after the `authProvider`'s
- * one retry) end the exchange: the caller has a deadline, a policy or a credential to see to.
- */
+/** GETs the stream from `lastEventId`: an event-stream response, or `undefined` (the resumption ends as refused); an abort, a redirect, a 401 or 403 end the exchange. */
 async function reconnect(read: ResumableRead, lastEventId: string, detail: AnswerDetail): Promise<{ kind: 'response'; response: Response } | { kind: 'failed'; failure: Failure } | undefined> {
   const headers = new Headers(read.headers);
   headers.set('accept', 'text/event-stream');

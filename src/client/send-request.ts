@@ -1,11 +1,4 @@
-/**
- * One HTTP request of an exchange — the POST, a resumption GET, the DELETE — as the exchange's
- * rules allow it: redirects followed only within the origin the caller named, and never past the
- * deadline, whatever the caller's `fetch` does with its signal. Whatever keeps a request from a
- * response — a refused redirect, a `fetch` that fails, the deadline — is a failure here, as a
- * value, and only here.
- * @module
- */
+/** One HTTP request of an exchange: redirects only within the caller's origin, never past the deadline; whatever keeps it from a response is a failure here, and only here. @module */
 
 import { abortReason, isAborted, untilAborted } from '../drivers/abort-watch.js';
 import type { AnswerDetail } from '../vocabulary/errors.js';
@@ -16,11 +9,7 @@ import { invalid } from '../vocabulary/check-argument.js';
 /** The `fetch` an exchange uses: the global one, or any function with its shape. */
 export type FetchFunction = (input: string | URL, init: RequestInit) => Promise<Response>;
 
-/**
- * Which redirects an exchange follows: `'same-origin'` (the default), a 307 or 308 to the same
- * origin, re-sent with the same method, headers and body; `'error'`, none. Any other redirect is
- * refused as `http_status`.
- */
+/** Which redirects an exchange follows: `'same-origin'` (the default) a 307 or 308 within the origin, re-sent as it was; `'error'` none. Any other is `http_status`. */
 export type RedirectPolicy = 'same-origin' | 'error';
 
 /** Redirects followed for one request before the exchange gives up: a loop ends here. */
@@ -37,39 +26,21 @@ export interface OutgoingRequest {
 export interface RequestRoute {
   readonly fetch: FetchFunction;
   readonly url: string | URL;
-  /** The exchange's deadline. */
   readonly signal: AbortSignal;
   readonly redirect: RedirectPolicy;
   /** What had been read before this request (the cap, and a resumed answer's totals), for a failure's detail. */
   readonly detail: AnswerDetail;
-  /**
-   * Shown each response released unread before it goes — a redirect, a 401 answered, one that
-   * came after the abort, one with nothing to read: its headers may carry a session to end.
-   */
+  /** Shown each response released unread (a redirect, a 401 answered, one after the abort): its headers may carry a session to end. */
   readonly onRelease?: ((response: Response) => void) | undefined;
 }
 
-/**
- * A request's end: the response; or no response, because `fetch` rejected (`unanswered`: no
- * connection, or one that broke; `unsent` when the server surely never saw the request); or a
- * failure of the exchange's own rules (`failed`: the deadline, a redirect not followed, the
- * `authProvider`).
- */
+/** A request's end: the response; `unanswered` when `fetch` rejected (`unsent`: the server surely never saw it); `failed` by the exchange's own rules (deadline, redirect, `authProvider`). */
 export type Sent =
   | { readonly kind: 'response'; readonly response: Response }
   | { readonly kind: 'unanswered'; readonly failure: Failure; readonly unsent: boolean }
   | { readonly kind: 'failed'; readonly failure: Failure };
 
-/**
- * Sends `request` to `route.url` and comes back with the response that is not a followed
- * redirect, or with the failure.
- *
- * - `fetch` is asked not to follow redirects (`redirect: 'manual'`), so that nothing the caller
- *   gave — the body, the headers, a session id, a token — reaches an origin the caller did not
- *   name, and a POST is never turned into a GET (what 301, 302 and 303 do under `fetch`).
- * - It settles when the signal aborts, even if `fetch` ignores it; a response that arrives after
- *   that is released.
- */
+/** Sends `request`: the response that is no followed redirect, or the failure. Redirects are followed here, never to another origin nor a POST made a GET; the deadline settles it whatever `fetch` does. */
 export async function sendRequest(route: RequestRoute, request: OutgoingRequest): Promise<Sent> {
   const { signal } = route;
   const origin = new URL(route.url).origin;
@@ -105,10 +76,7 @@ export async function sendRequest(route: RequestRoute, request: OutgoingRequest)
   }
 }
 
-/**
- * `value` if it has what the exchange reads of a `Response` (a numeric status, headers); else a
- * `TypeError`, so that a `fetch` resolving with anything else fails like one that rejects.
- */
+/** `value` if it has what the exchange reads of a `Response`, else a `TypeError`: a `fetch` resolving with anything else fails like one that rejects. */
 function checkResponse(value: unknown): Response {
   const response = value as Response | null | undefined;
   if (typeof response?.status === 'number' && typeof response.headers?.get === 'function') return response;

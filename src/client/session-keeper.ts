@@ -1,9 +1,4 @@
-/**
- * A client's session state kept, and what its steps say done: the DELETE of every session let
- * go of, and `close()` — the exchanges in flight aborted, the session held ended. `AnswerClient`
- * and `AnswerTransport` close through it alike; the rules are `session.ts`'s.
- * @module
- */
+/** One session state kept, for `AnswerClient` and `AnswerTransport` alike, and what its steps say done: the DELETE of each session let go of, and `close()`. The rules are `session.ts`'s. @module */
 
 import { ownController } from '../drivers/abort-watch.js';
 import { endAbandonedSession, endSession, type SessionEnd } from './end-session.js';
@@ -19,11 +14,8 @@ export class SessionKeeper {
   readonly #url: string | URL;
   readonly #settings: ExchangeSettings;
   readonly #onEndFailed: ((failed: EndFailed) => void) | undefined;
-  /** Aborted by `close()`: every exchange given its signal ends then. */
   readonly #closing = ownController();
-  /** The DELETEs of sessions let go of, while they are on their way. */
   readonly #ending = new Set<Promise<void>>();
-  /** The sessions a refusal said the server forgot. */
   readonly #forgotten = new Set<string>();
 
   /** Keeps `state` for the endpoint at `url`; `onEndFailed` hears of each DELETE of a session let go of that failed. */
@@ -38,20 +30,16 @@ export class SessionKeeper {
     return this.#state;
   }
 
-  /** Aborts when `close()` is called. */
+  /** Aborts when `close()` is called: every exchange given it ends then. */
   get signal(): AbortSignal {
     return this.#closing.signal;
   }
 
-  /** Whether `close()` was called. */
   get closed(): boolean {
     return this.#state.phase === 'ending' || this.#state.phase === 'ended';
   }
 
-  /**
-   * Applies `event`; every session it lets go of is ended by a DELETE of its own (best effort,
-   * none of the caller's signals, the version it was on). Resolves when those DELETEs settle.
-   */
+  /** Applies `event`; each session it lets go of is ended by a DELETE of its own (best effort, no caller's signal), which the promise waits for. */
   apply(event: SessionEvent): Promise<void> {
     const before = this.#state;
     const step = sessionStep(before, event);
@@ -75,11 +63,7 @@ export class SessionKeeper {
     await Promise.all(this.#ending);
   }
 
-  /**
-   * Closes: aborts every exchange in flight with `reason`, and ends the session held with a
-   * DELETE under `signals` (and the settings' own). `undefined` when there was no session to end,
-   * or it was already closed.
-   */
+  /** Aborts every exchange in flight with `reason` and ends the session held with a DELETE under `signals`; `undefined` when there was none to end, or it was closed. */
   async close(reason: Error, signals: readonly (AbortSignal | undefined)[]): Promise<SessionEnd | undefined> {
     if (this.closed) return undefined;
     const before = this.#state;

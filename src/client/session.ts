@@ -1,10 +1,4 @@
-/**
- * The 2025 session a client speaks in, as one state with its transitions in one table (h11's
- * `ConnectionState`): what becomes of every session id a response brings, which to end, and
- * when. `AnswerClient`, `AnswerTransport`, `negotiate` and the exchange all apply events here;
- * no other file decides what becomes of a session.
- * @module
- */
+/** The 2025 session as one state and one table of transitions; no other file decides what becomes of a session id (docs/guides/architecture.md). @module */
 
 import type { AnswerDetail } from '../vocabulary/errors.js';
 import { said, type Failure } from '../vocabulary/failure.js';
@@ -14,12 +8,7 @@ import { hiddenSessionNote } from './page-cors.js';
 /** Where a session stands: none held; held; its DELETE on its way (`close()`); ended, for good. */
 export type SessionPhase = 'none' | 'held' | 'ending' | 'ended';
 
-/**
- * Who holds an `initialize`'s session: `client` (`AnswerClient`, which owns the handshake) only
- * when the answer came; `transport` (`AnswerTransport`) whatever became of the body, for its MCP
- * client decides and `close()` ends it; `caller` (`postJsonRpc`) the caller, who has the headers:
- * nothing held is ever ended here.
- */
+/** Who holds an `initialize`'s session: `client` (`AnswerClient`), `transport` (`AnswerTransport`) or `caller` (`postJsonRpc`); see {@link takes}. */
 export type SessionKeeping = 'client' | 'transport' | 'caller';
 
 /** A client's session state: its era and version, and the session. Plain data: each event makes a new one. */
@@ -29,7 +18,6 @@ export interface SessionState {
   /** The version requests are sent in; `undefined` only for 2025 requests with no handshake and no version. */
   readonly protocolVersion: string | undefined;
   readonly phase: SessionPhase;
-  /** The session held (or ending). */
   readonly sessionId: string | undefined;
   /** An `initialize` was answered with no session id: a page may not have seen one ({@link refusedFor}). */
   readonly noneIssued: boolean;
@@ -49,7 +37,6 @@ export type SessionEvent =
   | { readonly type: 'refused'; readonly status: number; readonly carried: string | undefined }
   /** The owner set the session itself (`AnswerTransport.sessionId = …`): it is held as given. */
   | { readonly type: 'set'; readonly sessionId: string | undefined }
-  /** `close()`. */
   | { readonly type: 'close' }
   /** `close()`'s DELETE settled. */
   | { readonly type: 'ended' };
@@ -57,11 +44,7 @@ export type SessionEvent =
 /** The name of an event. */
 export type SessionEventType = SessionEvent['type'];
 
-/**
- * Where an event takes a session in each phase: one phase, or `[if, else]` where the event's
- * facts decide — an `issued` session is taken ({@link takes}), a refusal forgets the session
- * ({@link forgets}). An event not listed in a phase is refused: a bug, never a server's doing.
- */
+/** Where each event takes a session in each phase: a phase, or `[if, else]` where the event's facts decide ({@link takes}, {@link forgets}, a `set` with an id). An event not listed is a bug. */
 export const SESSION_TRANSITIONS: {
   readonly [P in SessionPhase]: { readonly [E in SessionEventType]?: SessionPhase | readonly [SessionPhase, SessionPhase] };
 } = {
@@ -76,7 +59,6 @@ export interface SessionStep {
   readonly state: SessionState;
   /** Sessions nobody will use, to end with a DELETE of their own: every id let go of or not taken, once. */
   readonly end: readonly string[];
-  /** For `close`: the session its DELETE ends. */
   readonly closing: string | undefined;
   /** For a refusal that says the server forgot the session held (a 404): that session. */
   readonly forgotten?: string | undefined;
@@ -98,10 +80,7 @@ function forgets(state: SessionState, event: Extract<SessionEvent, { type: 'refu
 }
 
 /**
- * The step `event` makes from `state`, by {@link SESSION_TRANSITIONS}. Every session id that
- * arrives is ended exactly once unless it is held: one not taken, one a later one replaced (but
- * the caller's), one passed over, one issued after `close()`, the session of a failed handshake.
- * A session the server forgot (a 404) is not ended: it is gone.
+ * The step `event` makes from `state` by {@link SESSION_TRANSITIONS}: each session id that arrives is ended once unless held, but a forgotten one and one a caller replaced.
  * @throws Error for an event its phase does not take.
  */
 export function sessionStep(state: SessionState, event: SessionEvent): SessionStep {
@@ -140,10 +119,7 @@ export function sessionStep(state: SessionState, event: SessionEvent): SessionSt
   }
 }
 
-/**
- * The failure of a request whose session the server forgot (a 404) when no new one could be had:
- * renewing it failed (its failure the cause), or the server forgot the new one too (its 404 the cause).
- */
+/** The failure of a request whose forgotten session could not be renewed: the renewal failed, or the new one was forgotten too (either is the cause). */
 export function sessionExpired(after: { readonly renewal: Failure; readonly detail: AnswerDetail } | { readonly refused: Failure }): Failure {
   const code = 'session_expired';
   if ('refused' in after) return { code, message: said`the server forgot the session (HTTP 404), and it forgot the new one too`, detail: after.refused.detail, restates: after.refused };
@@ -155,11 +131,7 @@ export function deleteVersion(state: SessionState): string | undefined {
   return state.era === 'legacy' ? state.protocolVersion : undefined;
 }
 
-/**
- * `failure`, a refusal of a 2025 request that carried no session, with what a page of another
- * origin may not have seen: an `initialize` answered with no session id, then a 400 or a 404 for
- * want of one, is most often a server that issued one and did not expose `Mcp-Session-Id`.
- */
+/** `failure` (a 400 or 404 to a 2025 request with no session, after an `initialize` answered with none) with the note that a page may not see `Mcp-Session-Id`. */
 export function refusedFor(state: SessionState, failure: Failure, url: string | URL, status: number, request: { readonly era: McpEra; readonly sessionId: string | undefined }): Failure {
   if (request.era !== 'legacy' || !state.noneIssued || request.sessionId !== undefined || (status !== 400 && status !== 404)) return failure;
   const note = hiddenSessionNote(url);

@@ -1,9 +1,4 @@
-/**
- * The one request this package never sends: `subscriptions/listen` (2026-07-28) opens a standing
- * stream, and the package holds none. Whoever is asked to send it refuses it here, before
- * anything is sent.
- * @module
- */
+/** `subscriptions/listen` (2026-07-28) opens a standing stream, which the package never holds: refused here, before anything is sent. @module */
 
 import { nothingRead, said, type Failure } from '../vocabulary/failure.js';
 

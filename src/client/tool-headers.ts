@@ -1,13 +1,4 @@
-/**
- * The `Mcp-Param-*` headers of a 2026-07-28 `tools/call`: a conforming client mirrors a tool's
- * `x-mcp-header` parameters into headers, so it needs the tool's definition from `tools/list`.
- * The list is read page by page only as far as a call needs, and every page read is kept: a
- * server's tools are read once for the client's lifetime, unless the caller lists them again. A
- * tool whose annotations are invalid is refused, as the revision says a client excludes it; a
- * tool the server does not list is called without them, and the server's answer says what it
- * thinks of that.
- * @module
- */
+/** A 2026 `tools/call`'s `Mcp-Param-*`: `tools/list` read only as far as a call needs, each page kept; an invalid tool refused, an unlisted one called without them. @module */
 
 import { listedParts, nothingRead, said, quotedPart, type Failure } from '../vocabulary/failure.js';
 import { objectOf, type JsonObject, type JsonValue } from '../vocabulary/json-rpc.js';
@@ -45,11 +36,7 @@ export class ToolHeaders {
     this.#secrets = secrets;
   }
 
-  /**
-   * Keeps the tools of a `tools/list` result: a later call needs no page for them. Within the
-   * pages read for calls, the first definition of a name is kept; a list the caller read itself
-   * (`fresh`) is the server's newest word, and its definitions replace those kept.
-   */
+  /** Keeps the tools of a `tools/list` result: of the pages read for calls, a name's first definition; a list the caller read (`fresh`) replaces them. */
   learn(result: JsonObject | undefined, fresh = false): void {
     const tools: JsonValue | undefined = result?.['tools'];
     if (!Array.isArray(tools)) return;
@@ -60,9 +47,7 @@ export class ToolHeaders {
   }
 
   /**
-   * The headers `request` (a 2026 `tools/call`) carries for its tool's parameters — `undefined`
-   * when the tool is not listedParts — or the failure: `invalid_tool`, or a page's exchange failing.
-   * The pages are read within the call's `signal`.
+   * The headers a 2026 `tools/call` carries for its tool's parameters (`undefined`: the tool is not listed), or the failure (`invalid_tool`, a page's exchange); pages are read within `signal`.
    * @throws TypeError for an argument of another type than its parameter's (the caller's).
    */
   async headersFor(request: JsonObject, signal: AbortSignal | undefined): Promise<Headers | undefined | Failure> {
@@ -73,8 +58,7 @@ export class ToolHeaders {
     const { tool } = found;
     if (tool === undefined) return undefined;
     if (checkMcpHeaderParams(tool).valid) return mcpRequestHeaders(request, { tool });
-    // Each reason quotes the tool's own text, escaped and cut short where it was written, from
-    // a copy with the client's secrets already redacted, so that no cut leaves half of one.
+    // Quoted from a copy with the client's secrets redacted first, so that no cut leaves half of one.
     const check = checkMcpHeaderParams(this.#secrets.redactValue(tool));
     const reasons = check.valid ? [] : check.reasons;
     return {
@@ -84,15 +68,12 @@ export class ToolHeaders {
     };
   }
 
-  /** The definition of the tool `name` (`undefined`: not listedParts), read as far as needed; or the failure of a page. */
   async #find(name: string, signal: AbortSignal | undefined): Promise<{ readonly tool: JsonObject | undefined } | { readonly failure: Failure }> {
     for (;;) {
       const tool = this.#tools.get(name);
       if (tool !== undefined || this.#cursor === null || this.#pages >= MAX_TOOL_PAGES) return { tool };
       if (this.#reading !== undefined) {
-        // Another call is reading the next page: wait for it, then look again. Its failure is its
-        // own. An abort of this call's signal ends the wait, and the call goes on without headers
-        // to end as an aborted exchange does, before anything is sent.
+        // Another call is reading the next page: wait, then look again; an abort of this call's signal ends the wait.
         await (signal === undefined ? this.#reading : untilAborted(this.#reading, signal)).catch(() => undefined);
         if (signal !== undefined && isAborted(signal)) return { tool: undefined };
         continue;

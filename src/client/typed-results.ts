@@ -1,10 +1,4 @@
-/**
- * What a typed call (`AnswerClient.callTool`, `listTools`, …) makes of its answer: the result,
- * of the shape its method returns, or the failure — the server's JSON-RPC error (`rpc_error`), a
- * request for input nobody answered (`input_required`), a result not of its method's shape
- * (`malformed_answer`, `invalid_result`). `request` hands back any answer as it is.
- * @module
- */
+/** What a typed call makes of its answer: its method's result, or `rpc_error`, `input_required` or `invalid_result` (`request` hands back any answer as it is). @module */
 
 import { nothingRead, said, type Failure } from '../vocabulary/failure.js';
 import { objectOf, type JsonObject, type JsonRpcResponse } from '../vocabulary/json-rpc.js';

@@ -1,15 +1,8 @@
-/**
- * How a bad argument or option is refused: one wording for every check in the package,
- * "`name` must be `expected`, got `value`", the value quoted through `describeValue`.
- * @module
- */
+/** How a bad argument or option is refused: one wording, "`name` must be `expected`, got `value`". @module */
 
 import { describeValue } from './describe-value.js';
 
-/**
- * The error for an argument or option of the wrong type (a `TypeError`) or out of range (pass
- * `RangeError`). It is returned, not thrown, so that a check reads `throw invalid(…)`.
- */
+/** The error for a bad argument or option (a `TypeError`, or `kind`): returned, so that a check reads `throw invalid(…)`. */
 export function invalid(
   name: string,
   expected: string,
@@ -19,7 +12,6 @@ export function invalid(
   return new kind(`${name} must be ${expected}, got ${describeValue(value)}`);
 }
 
-/** The types {@link checkType} checks, by their `typeof`. */
 interface TypeOf {
   string: string;
   boolean: boolean;
@@ -43,11 +35,7 @@ export function optionsObject(options: unknown): object {
   return options;
 }
 
-/**
- * The one rule for a JSON-RPC request id the package is given (an option, or a message's `id`):
- * a string or an integer, as MCP requires of a request's id — a `TypeError` for another type, a
- * `RangeError` for a number with a fraction, `NaN` or an infinity.
- */
+/** The one rule of a request id the package is given: a string or an integer, as MCP requires (`TypeError`; `RangeError` for a number that is no integer). */
 export function checkRequestId(name: string, id: unknown): string | number {
   if (typeof id !== 'string' && typeof id !== 'number') throw invalid(name, 'a string or a number', id);
   if (typeof id === 'number' && !Number.isInteger(id)) throw invalid(name, 'an integer', id, RangeError);

@@ -1,16 +1,6 @@
-/**
- * The essence of a `Content-Type` header ("type/subtype", lowercased, parameters dropped), after
- * the Fetch standard's "extract a MIME type": a header may hold several comma-separated values
- * (from repeated headers), and the last one that parses wins.
- * @see https://fetch.spec.whatwg.org/#concept-header-extract-mime-type
- * @module
- */
+/** The essence of a `Content-Type` ("type/subtype", lowercased) by the Fetch standard's "extract a MIME type": of several comma-separated values, the last that parses. @module */
 
-/**
- * One value's MIME type: a type and a subtype of RFC 9110 token characters, with only HTTP
- * whitespace (tab, LF, CR, space) around them — a no-break space, vertical tab or form feed makes
- * the value invalid, not trimmed — then its parameters or its end.
- */
+/** One value's MIME type: token characters about a `/`, only HTTP whitespace around them (a no-break space makes it invalid), then parameters or the end. */
 const MIME_TYPE = /^[\t\n\r ]*([!#$%&'*+.^_`|~0-9A-Za-z-]+\/[!#$%&'*+.^_`|~0-9A-Za-z-]+)[\t\n\r ]*(?:;|$)/;
 
 /** The essence of `header`, or `undefined` when it has none that parses (or no header at all). */

@@ -1,8 +1,4 @@
-/**
- * The one error type of the answer path, with a code a caller can switch on and the detail an
- * operator needs to tell a slow server from a broken one.
- * @module
- */
+/** The one error type of the package: a code to switch on, and the detail that tells a slow server from a broken one. @module */
 
 import type { JsonRpcResponse } from './json-rpc.js';
 import type { AuthChallenge } from './www-authenticate.js';
@@ -10,46 +6,25 @@ import type { AuthChallenge } from './www-authenticate.js';
 /** Why a finished input has no answer: no message at all, or messages but no response to the request. */
 export type NoAnswerReason = 'no_message' | 'no_response';
 
-/**
- * Why an answer is malformed. `invalid_json` is only for an `application/json` body;
- * `invalid_result` (`AnswerClient`'s typed calls) for an answer whose result is not of its
- * method's shape: not an object, a list that is no array, pages that loop or never end.
- */
+/** Why an answer is malformed: no answer (`no_message`, `no_response`), an `application/json` body that is not JSON, or (typed calls) a result not of its method's shape. */
 export type MalformedReason = NoAnswerReason | 'invalid_json' | 'invalid_result';
 
 /**
- * Why reading an answer failed. More codes may be added in minor releases: a caller's `switch`
- * needs a `default`.
- * - `unsupported_content_type`: neither `application/json` nor `text/event-stream`; the body was not read.
- * - `malformed_answer`: the body ended without an answer; see {@link AnswerError.reason}.
+ * Why reading an answer failed. Codes may be added in minor releases: a `switch` needs a `default`.
+ * When each happens, and what to look at: the client guide, "Errors".
+ * - `unsupported_content_type`: neither JSON nor an event stream; the body was not read.
+ * - `malformed_answer`: no answer in the body; see {@link AnswerError.reason}.
  * - `budget_exceeded`: the body went past `maxBytes` before the answer was complete.
- * - `aborted` / `timeout`: the `signal` aborted; `timeout` when its reason is a `TimeoutError`.
- * - `connect_failed`: no connection could be made — refused, no such host, a port `fetch` refuses,
- *   TLS — or, in a browser, the request failed with no reason given (a server that is down, or
- *   CORS); `fetch`'s error is the `cause`.
- * - `stream_failed`: the connection broke before any response, or the response's body broke while
- *   being read, or (2026-07-28) its event stream ended before the answer; the stream's or fetch's
- *   error is the `cause`; see {@link AnswerDetail.reissue}.
- * - `http_status`: the server answered a request with a status outside 2xx; see
- *   {@link AnswerDetail.status} and {@link AnswerDetail.answer}.
- * - `unsupported_request`: (`AnswerTransport`, `AnswerClient`) a request this package does not
- *   send, refused before anything is sent: `subscriptions/listen` opens a standing stream, which
- *   it never holds.
- * - `invalid_tool`: (`AnswerClient`) a 2026-07-28 `tools/call` of a tool whose `x-mcp-header`
- *   annotations are invalid: a client excludes such a tool and never calls it, so it is refused
- *   before anything is sent.
- * - `rpc_error`: (`AnswerClient`'s typed calls) the server answered with a JSON-RPC error;
- *   `detail.answer` is its error response, and the message quotes its message and code.
- * - `input_required`: (`AnswerClient`'s typed calls) the server asked for input (2026-07-28's
- *   `input_required`) that no `onInputRequired` gave within `maxInputRounds`; `detail.answer` is
- *   the response that asked.
- * - `session_expired`: (`AnswerClient`, 2025) the server forgot the session (a 404), and no new
- *   one could be had: the handshake that renews it failed (its failure is the `cause`), or the
- *   server refused the new one too.
- * - `negotiation_failed`: (`AnswerClient.connect`) no era to speak: the server offers no protocol
- *   version in common, refused `server/discover` with a 2026-07-28 error, or answered
- *   `initialize` without accepting it (or in another version than the one pinned);
- *   `detail.answer` holds what it answered, if it was a JSON-RPC response.
+ * - `aborted` / `timeout`: the signal aborted; `timeout` when its reason is a `TimeoutError`.
+ * - `connect_failed`: no connection (refused, no such host, a refused port, TLS; in a browser, no reason given).
+ * - `stream_failed`: the connection or the body broke, or (2026-07-28) the stream ended before the answer.
+ * - `http_status`: a status outside 2xx; see {@link AnswerDetail.status} and {@link AnswerDetail.answer}.
+ * - `unsupported_request`: `subscriptions/listen`, refused before anything is sent.
+ * - `invalid_tool`: a 2026 `tools/call` of a tool whose `x-mcp-header` annotations are invalid.
+ * - `rpc_error`: a typed call answered with a JSON-RPC error (`detail.answer`).
+ * - `input_required`: a typed call's request for input that no `onInputRequired` answered.
+ * - `session_expired`: the server forgot the 2025 session, and it could not be renewed (the `cause` says why).
+ * - `negotiation_failed`: no era to speak with the server (`detail.answer`: what it answered).
  */
 export type AnswerErrorCode =
   | 'unsupported_content_type'
@@ -89,30 +64,15 @@ export interface AnswerDetail {
   readonly status?: number | undefined;
   /** For `http_status` of a redirect that was not followed: the `Location` it named, as sent. */
   readonly location?: string | undefined;
-  /**
-   * For `http_status`: the JSON-RPC error response the server sent with that status, if any; for
-   * `negotiation_failed`: the server's answer to the handshake, if any.
-   */
+  /** For `http_status`: the JSON-RPC error sent with the status; for `negotiation_failed`: the server's answer; if any. */
   readonly answer?: JsonRpcResponse | undefined;
-  /**
-   * `true` where sending the request again is safe: no connection was made, so the server never
-   * saw it (`connect_failed`); or, in a 2026-07-28 (stateless) exchange, the connection or the
-   * response broke, or the response ended before the answer, and the server dropped the request
-   * with it — re-issue it as a new request with a new id. (That era has no resumption.)
-   */
+  /** `true` where sending the request again, with a new id, is safe: the server never saw it, or (2026-07-28) dropped it with its stream. */
   readonly reissue?: boolean | undefined;
-  /**
-   * For `http_status` of a 401 or 403: the server's authentication challenge, parsed from its
-   * `WWW-Authenticate` (the `Bearer` one when it offers several), so that a caller can start its
-   * own flow from `resourceMetadata`, `scope` and `error` (`insufficient_scope` on a 403).
-   */
+  /** For `http_status` of a 401 or 403: its `WWW-Authenticate` challenge, parsed (the `Bearer` one of several), to start the caller's own auth flow. */
   readonly challenge?: AuthChallenge | undefined;
 }
 
-/**
- * The brand that identifies an AnswerError across copies of this package (ESM and CJS): an own,
- * non-enumerable property of each.
- */
+/** What tells an AnswerError across copies of the package (ESM beside CJS): an own, non-enumerable property. */
 const BRAND: unique symbol = /* @__PURE__ */ Symbol.for('sse-answer.AnswerError') as never;
 
 /** Options for the {@link AnswerError} constructor. */
@@ -127,7 +87,7 @@ export interface AnswerErrorOptions {
 export class AnswerError extends Error {
   /** What went wrong; see {@link AnswerErrorCode}. */
   readonly code: AnswerErrorCode;
-  /** For `malformed_answer` only: `no_message`, `no_response` or `invalid_json`. */
+  /** For `malformed_answer` only: why ({@link MalformedReason}). */
   declare readonly reason?: MalformedReason;
   /** What had been read. */
   readonly detail: AnswerDetail;
@@ -139,16 +99,12 @@ export class AnswerError extends Error {
     this.code = code;
     if (options.reason !== undefined) this.reason = options.reason;
     this.detail = detail;
-    // Set here, not as a class member: a computed member would keep the class in every bundle
-    // of the package, used or not.
+    // Not a class member: a computed one would keep the class in every bundle, used or not.
     Object.defineProperty(this, BRAND, { value: true });
   }
 }
 
-/**
- * Whether `value` is an {@link AnswerError} — also one from another copy of this package (the
- * ESM and the CJS build loaded side by side), where `instanceof` would say no.
- */
+/** Whether `value` is an {@link AnswerError}, also one from another copy of the package (ESM beside CJS), where `instanceof` says no. */
 export function isAnswerError(value: unknown): value is AnswerError {
   return typeof value === 'object' && value !== null && (value as { [BRAND]?: unknown })[BRAND] === true;
 }

@@ -1,24 +1,11 @@
-/**
- * A failure as a value: what went wrong, in facts, until the one place at the edge of the public
- * API where it becomes an `AnswerError` ({@link answerError}). A read or an exchange hands these
- * up as values; only `readAnswer`, `postJsonRpc`, `AnswerTransport` and `AnswerClient` throw.
- *
- * A failure's message keeps the server's text apart from its own words, so that text is quoted
- * once, when the error is made: a bounded prefix, escaped, with the exchange's secrets redacted
- * before it is cut (a token cut in half would not be found).
- * @module
- */
+/** A failure as a value, until the one place at a public edge where it becomes an `AnswerError` ({@link answerError}); its message keeps the server's text apart, quoted once (redacted, then cut). @module */
 
 import { detailField, shortText, quoteText, descriptionOf } from './describe-value.js';
 import { AnswerError, type AnswerDetail, type AnswerErrorCode, type MalformedReason } from './errors.js';
 import { mapStrings } from './json-tree.js';
 import type { Secrets } from './secrets.js';
 
-/**
- * Text the package did not write, inside a failure's message: what the server sent, or what the
- * caller's code threw ({@link valuePart}). Written out bounded and escaped, its secrets
- * redacted first.
- */
+/** Text the package did not write in a failure's message (the server's, or what the caller's code threw): written bounded and escaped, its secrets redacted first. */
 export interface ForeignText {
   /** The text, as received. */
   readonly text: string;
@@ -39,10 +26,7 @@ export function barePart(text: string): ForeignText {
   return { text, quoted: false };
 }
 
-/**
- * Items as a message lists them: `separator` between them, the first `max` of them and how many
- * more — so that a list of any length stays a line.
- */
+/** Items as a message lists them: the first `max`, between `separator`s, and how many more, so that any list stays a line. */
 export function listedParts(items: readonly MessagePart[], separator: string, max: number): readonly MessagePart[] {
   const shown = items.slice(0, max).flatMap((item, i) => (i === 0 ? [item] : [separator, item]));
   return items.length > max ? [...shown, `${separator}and ${items.length - max} more`] : shown;
@@ -53,12 +37,7 @@ export function barePartList(items: readonly string[], separator: string, max: n
   return listedParts(items.map(barePart), separator, max);
 }
 
-/**
- * A value the caller's code gave or threw — an abort reason, a `fetch`'s error — described
- * ({@link descriptionOf}) for a message: a string quoted, anything else bare. Its secrets are redacted
- * before it is cut, as the server's text is: a `fetch` that quotes the `Authorization` it was
- * given does not bring half a token back.
- */
+/** A value the caller's code gave or threw (an abort reason, a `fetch`'s error), described for a message: redacted before it is cut, as the server's text is. */
 export function valuePart(value: unknown): ForeignText {
   return { text: descriptionOf(value), quoted: typeof value === 'string' };
 }
@@ -103,10 +82,7 @@ export function nothingRead(maxBytes: number, contentType: string | null = null)
   return { contentType, maxBytes, ...NOTHING_READ };
 }
 
-/**
- * `failure` said again by a layer that knows more: a new message and detail, and maybe another
- * code or reason. Of the same code it keeps its cause; of another, it becomes the cause itself.
- */
+/** `failure` said again by a layer that knows more: of the same code it keeps its cause; of another, it becomes the cause. */
 export function restated(failure: Failure, changes: Pick<Failure, 'message' | 'detail'> & Partial<Pick<Failure, 'code' | 'reason'>>): Failure {
   const { code = failure.code, message, detail } = changes;
   return code === failure.code ? { ...failure, ...changes } : { code, message, detail, reason: changes.reason, restates: failure };
@@ -117,11 +93,7 @@ export function withCause(failure: Omit<Failure, 'cause' | 'hasCause'>, cause: u
   return { ...failure, cause, hasCause: true };
 }
 
-/**
- * The `AnswerError` for `failure`: its message written with the server's text quoted, and its
- * detail with every secret of `secrets` redacted, then its fields of the server's text bounded
- * and escaped ({@link heldDetail}).
- */
+/** The `AnswerError` for `failure`: its message written with the server's text quoted, its detail redacted, then its server's text bounded ({@link heldDetail}). */
 export function answerError(failure: Failure, secrets?: Secrets): AnswerError {
   const { restates, cause } = failure;
   const text = written(failure.message, secrets);
@@ -132,12 +104,7 @@ export function answerError(failure: Failure, secrets?: Secrets): AnswerError {
   });
 }
 
-/**
- * `detail` as an error holds it: each string of the server's text in it — `contentType`,
- * `location`, `lastEventId`, the challenge's values and parameter names — as {@link detailField}
- * gives it, so that a field shown or logged raw is short and steers no terminal. `answer` stays
- * the server's JSON, as parsed (and redacted): data to quote before it is shown.
- */
+/** `detail` as an error holds it: each string of the server's text as {@link detailField} gives it; `answer` stays the server's JSON (redacted), to quote before it is shown. */
 function heldDetail(detail: AnswerDetail): AnswerDetail {
   const { answer, ...fields } = detail;
   const held = mapStrings(fields, detailField) as AnswerDetail;
@@ -155,11 +122,7 @@ function quoted(part: ForeignText, secrets: Secrets | undefined): string {
   return part.quoted ? quoteText(text) : shortText(text);
 }
 
-/**
- * The failure of a stop by a signal: `timeout` when the abort reason is a `TimeoutError` (as
- * `AbortSignal.timeout` gives), `aborted` otherwise. `doing` names what stopped, as in "reading
- * the answer" or "the exchange".
- */
+/** The failure of a stop by a signal: `timeout` for a `TimeoutError` reason (as `AbortSignal.timeout` gives), else `aborted`; `doing` names what stopped. */
 export function stopped(reason: unknown, detail: AnswerDetail, doing: string): Failure {
   const timedOut = isTimeout(reason);
   // The reason is the caller's own (or the package's): described apart, and redacted, as text the package did not write.

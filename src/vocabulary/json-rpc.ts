@@ -1,9 +1,4 @@
-/**
- * JSON-RPC message types, as loose as what the selector checks and no looser: a message is a
- * JSON object that carries `method`, `result` or `error`. Nothing else is validated, so the types
- * promise nothing else — the values are exactly what `JSON.parse` produced.
- * @module
- */
+/** JSON-RPC message types, as loose as what the selector checks and no looser: the values are exactly what `JSON.parse` produced. @module */
 
 /** Any value `JSON.parse` can produce. */
 export type JsonValue = null | boolean | number | string | JsonValue[] | JsonObject;
@@ -16,10 +11,7 @@ export interface JsonObject {
 /** A JSON-RPC request id as a client sends it. `null` is reserved for "unknown" in error responses. */
 export type JsonRpcRequestId = string | number;
 
-/**
- * A message from the server that carries `method`: a notification, or a request from the server
- * to the client (it also carries `id`). This library answers neither; it reports them.
- */
+/** A message that carries `method`: a notification, or (with an `id`) a request from the server to the client. */
 export interface JsonRpcRequest extends JsonObject {
   /** The method name; not checked to be a string. */
   method: JsonValue;
@@ -63,10 +55,7 @@ export function ownValue(value: object, key: string): unknown {
   return hasOwn(value, key) ? (value as Record<string, unknown>)[key] : undefined;
 }
 
-/**
- * Classifies one JSON value (not a batch). Anything carrying `method` is a request or
- * notification even if it also carries `result` — a client must never take it for its answer.
- */
+/** Classifies one JSON value (not a batch): anything carrying `method` is a request, even with a `result`, and never a client's answer. */
 export function messageKind(value: unknown): MessageKind {
   if (!isRecord(value)) return 'not_a_message';
   if (hasOwn(value, 'method')) return 'request';
@@ -74,11 +63,7 @@ export function messageKind(value: unknown): MessageKind {
   return 'not_a_message';
 }
 
-/**
- * Whether `response` answers the request `requestId`: any response when no id is given; else one
- * with that id, compared strictly (`1` is not `"1"`), or an error response with `id: null` — the
- * server's way of saying it could not read the request at all.
- */
+/** Whether `response` answers the request `requestId`: any when none is given; else its id, strictly (`1` is not `"1"`), or an error with `id: null` (the server could not read the request). */
 export function answers(response: JsonRpcResponse, requestId: JsonRpcRequestId | undefined): boolean {
   if (requestId === undefined) return true;
   const id = response['id'];

@@ -1,18 +1,11 @@
-/**
- * A JSON tree's strings mapped — what redacting an error's data (`secrets.ts`) and bounding its
- * detail (`failure.ts`) both do to every string a server sent — and a caller's JSON written, or
- * the part that cannot be written named.
- * @module
- */
+/** A JSON tree's strings mapped (what redaction and the bounded detail both apply), and a caller's JSON written, or a `TypeError` naming the part that cannot be. @module */
 
 import { describeValue, shortText } from './describe-value.js';
 
 /**
- * A copy of the JSON tree `value` (it came from `JSON.parse` or this package) with `map` applied
- * to every string, and to the keys of the objects below its top (the top's keys are the package's
- * names; those below, the server's), where anything changed (the rest shared). Built bottom-up
- * with an explicit stack, so no depth of nesting can overflow the stack; a value that is no tree
- * (a caller's, with a cycle) ends, the reference that closes the cycle kept as it was.
+ * A copy of the JSON tree `value` with `map` applied to every string and to the keys below its top
+ * (the top's are the package's names), the rest shared. Bottom-up with an explicit stack, so no
+ * depth overflows; a cycle (a caller's value) ends, its closing reference kept.
  */
 export function mapStrings<T>(value: T, map: (text: string) => string): T {
   if (typeof value === 'string') return map(value) as T;
@@ -46,10 +39,7 @@ export function mapStrings<T>(value: T, map: (text: string) => string): T {
   return done.get(value) as T;
 }
 
-/**
- * `value` as JSON, or a `TypeError` that says which part of it, below `name`, cannot be written —
- * in the caller's terms, before anything is sent; what threw (a `toJSON`, say) is its cause.
- */
+/** `value` as JSON, or a `TypeError` naming the part below `name` that cannot be written (a BigInt, a cycle), before anything is sent; what threw is its cause. */
 export function writtenJson(value: unknown, name: string): string {
   try {
     return JSON.stringify(value);
@@ -60,11 +50,7 @@ export function writtenJson(value: unknown, name: string): string {
   }
 }
 
-/**
- * Where in `value` lies the first part `JSON.stringify` cannot write, as a path below `name`
- * (`message.params.arguments.n`): a `bigint`, or a reference to an ancestor (a cycle); with
- * what it is. `undefined` when nothing there stops it. Walked with an explicit stack.
- */
+/** Where in `value` lies the first part `JSON.stringify` cannot write (a BigInt, a cycle), as a path below `name`, and what it is. */
 export function unwritablePart(value: unknown, name: string): { readonly path: string; readonly what: string } | undefined {
   const onPath = new Set<object>();
   const stack: { readonly node: unknown; readonly path: string; readonly leaving?: object }[] = [{ node: value, path: name }];

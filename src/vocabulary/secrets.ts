@@ -1,27 +1,16 @@
-/**
- * The secrets an exchange sent — the `authProvider`'s tokens, the caller's `Authorization` and
- * the headers it marks secret — which nothing the exchange says may repeat: a hostile server can
- * reflect a token into an error message, a `Location` or a `WWW-Authenticate`, and an error is
- * logged and printed where the token must never appear.
- * @module
- */
+/** The secrets an exchange sent, which nothing it says may repeat (docs/guides/reliability.md, "What a hostile server says"). @module */
 
 import { mapStrings } from './json-tree.js';
 
 /** What a secret is replaced by wherever it appears in text an error quotes or carries. */
 export const REDACTED = '[redacted]';
 
-/**
- * The shortest value taken for a secret. A shorter one cannot be told from ordinary text, and
- * redacting it would erase words of every message (a token `a` from `invalid_token`); a real
- * token or key is far longer.
- */
+/** The shortest value taken for a secret: a shorter one cannot be told from ordinary text (a token `a` would erase words of every message). */
 export const MIN_SECRET_LENGTH = 8;
 
 /** The headers whose values are always secret, whatever the caller marks. */
 export const SECRET_HEADERS: readonly string[] = ['authorization', 'proxy-authorization', 'cookie'];
 
-/** The byte a `%XX` at `at` of `text` spells, or -1. */
 function byteAt(text: string, at: number): number {
   if (text.charCodeAt(at) !== 37) return -1;
   const high = hexDigit(text.charCodeAt(at + 1));
@@ -38,10 +27,7 @@ function hexDigit(code: number): number {
 /** The character the last {@link decodeEscape} read (a module variable: one escape read is one call, no object made). */
 let decodedChar = '';
 
-/**
- * Reads the percent-escapes at `at` of `text` as one UTF-8 character: their length in the text,
- * the character in {@link decodedChar}; 0 when they spell no whole character.
- */
+/** Reads the percent-escapes at `at` as one UTF-8 character, into {@link decodedChar}: their length in the text, or 0. */
 function decodeEscape(text: string, at: number): number {
   const lead = byteAt(text, at);
   const size = lead < 0 ? 0 : lead < 0x80 ? 1 : lead >= 0xc2 && lead <= 0xdf ? 2 : lead >= 0xe0 && lead <= 0xef ? 3 : lead >= 0xf0 && lead <= 0xf4 ? 4 : 0;
@@ -57,16 +43,7 @@ function decodeEscape(text: string, at: number): number {
   return 3 * size;
 }
 
-/**
- * A set of secrets that only grows, and the one way the package redacts them — exported for a
- * caller who logs or shows what a server sent with the same rule (`redact` for text,
- * `redactValue` for JSON data). A value shorter than 8 characters is not taken.
- * Each is redacted as sent, JSON-escaped (a body), and under any
- * percent-encoding (a `Location` query: `encodeURIComponent`'s, a form's, one that leaves `/` or
- * `~` alone, upper or lower case hex) — the text is read through its percent-escapes as well, and
- * `encodeURIComponent`'s and a form's encodings (either case of hex) are also found as they are,
- * whatever comes before them.
- */
+/** A set of secrets that only grows, and the package's one way to redact them (as sent, JSON-escaped, percent-encoded), for a caller who shows a server's text by the same rule. */
 export class Secrets {
   /** The secrets as sent, and their JSON-escaped forms, longest first once sorted (so a secret inside another goes with it). */
   #forms: string[] = [];
@@ -78,11 +55,8 @@ export class Secrets {
   add(value: string): void {
     if (value.length < MIN_SECRET_LENGTH) return;
     const encoded = encodeURIComponent(value);
-    // The percent-encodings a server most plausibly reflects are also found as they are: read
-    // through its escapes, a text whose `%` or `%X` comes just before one (`%1A%25…` for a secret
-    // `1A%…`) takes the secret's first characters into an escape of its own. (Every `%` of
-    // `encodeURIComponent`'s output begins an escape, so `%..` is one.) In either case of hex,
-    // and with `/` left raw, as a path's encoder leaves it.
+    // The encodings a server most plausibly reflects are found as they are too (either case of hex, `/`
+    // raw): read through its escapes, a `%` just before one would take the secret's first characters.
     const forms = [value, JSON.stringify(value).slice(1, -1), encoded, encoded.replace(/%../g, (escape) => escape.toLowerCase()), encoded.replaceAll('%2F', '/'), new URLSearchParams([['', value]]).toString().slice(1)];
     for (const form of forms) {
       if (!this.#forms.includes(form)) {
@@ -92,23 +66,14 @@ export class Secrets {
     }
   }
 
-  /**
-   * Adds a header value as sent: the whole value, each of its parts between spaces, `;` and `,` —
-   * the credentials after a scheme (`Bearer …`, `Basic …`), each `name=value` of a `Cookie`, each
-   * value of a header given more than once (`Headers` joins them with `, `) — and what follows a
-   * part's first `=` (a cookie's value).
-   */
+  /** Adds a header value as sent: the whole, each part between spaces, `;` and `,` (a scheme's credentials, each cookie, each repeated value), and what follows a part's first `=`. */
   addHeaderValue(value: string): void {
     const parts = value.split(/[ ;,]+/);
     // A set: a value of one part (a bare token) is that part, and one with no `=` its own value.
     for (const part of new Set([value, ...parts, ...parts.map((one) => one.slice(one.indexOf('=') + 1))])) this.add(part);
   }
 
-  /**
-   * Adds the values of `headers` whose names are secret: `Authorization`, `Proxy-Authorization`,
-   * `Cookie`, and the lowercase names in `named` — given once, remembered for later headers (a
-   * request's own headers are taken by the same names as the caller's).
-   */
+  /** Adds the values of `headers` whose names are secret: the always-secret ones, and `named` (lowercase, remembered for later headers). */
   addHeaders(headers: Headers, named: readonly string[] = []): void {
     this.#named.push(...named);
     headers.forEach((value, name) => {
@@ -116,11 +81,7 @@ export class Secrets {
     });
   }
 
-  /**
-   * An error's cause as it may be shown. A `SyntaxError` is the parser's on a body that was not
-   * JSON, and its message quotes a piece of that body, where a server may have put a secret —
-   * whole or cut, past finding: with secrets to keep, that message is withheld.
-   */
+  /** An error's cause as it may be shown: with secrets to keep, a `SyntaxError`'s message is withheld, as it quotes a piece of a body that may hold a secret, whole or cut. */
   redactCause(cause: unknown): unknown {
     if (this.empty) return cause;
     try {
@@ -150,19 +111,11 @@ export class Secrets {
     return out;
   }
 
-  /**
-   * `text` with every span that percent-decodes to a secret redacted. The text is read once with
-   * its `%XX` escapes decoded as UTF-8 (an escape that starts no whole character is read as it
-   * is) and, with `plusIsSpace`, a form's `+` as a space; where an escape was decoded, the reading
-   * keeps where in the text it began, so that a secret found in the reading maps back to the span
-   * that spelled it. Linear in the text: plain runs are copied whole, only escapes looked at one
-   * by one.
-   */
+  /** `text` with every span that percent-decodes to a secret redacted, in one linear reading (with `plusIsSpace`, `+` as a space), each decoded escape mapped back to its span. */
   #redactEncoded(text: string, plusIsSpace: boolean): string {
     const plainOf = (from: number, to: number): string => (plusIsSpace ? text.slice(from, to).replaceAll('+', ' ') : text.slice(from, to));
     const pieces: string[] = [];
-    // Each decoded escape: where it begins in the reading and in the text, its length in the
-    // text, and the units it reads as (all of them map to its start).
+    // Each decoded escape: where it begins in the reading and in the text, its length there, its units.
     const readAt: number[] = [];
     const textAt: number[] = [];
     const spans: number[] = [];
@@ -202,8 +155,7 @@ export class Secrets {
       const past = at - readAt[k]! - units[k]!;
       return past < 0 ? textAt[k]! : textAt[k]! + spans[k]! + past;
     };
-    // Each form's next place in the reading, found again only once the reading has passed it:
-    // every search moves forward, so the scan stays linear however many secrets the text holds.
+    // Each form's next place in the reading, found again only once the reading has passed it: linear however many secrets.
     const next = this.#forms.map((form) => decoded.indexOf(form));
     let out = '';
     let from = 0; // in the reading
@@ -222,13 +174,7 @@ export class Secrets {
     }
   }
 
-  /**
-   * `value` with every secret redacted from its strings, and from the keys of the objects below
-   * its top (a detail's own keys are the package's names; an answer's, the server's), as a copy
-   * where anything changed (the rest shared): for the JSON data an error carries. No recursion,
-   * so no depth of nesting can overflow the stack. A value that is no tree ends too: what comes
-   * before a cycle is redacted, and the reference that closes it is left as it was.
-   */
+  /** `value` with every secret redacted from its strings and from the keys below its top, a copy where anything changed; no recursion, and a cycle ends (its closing reference kept). */
   redactValue<T>(value: T): T {
     if (this.#forms.length === 0) return value;
     return mapStrings(value, (text) => this.redact(text));

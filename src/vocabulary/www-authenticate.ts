@@ -1,11 +1,4 @@
-/**
- * The authentication challenge of a `WWW-Authenticate` header (RFC 9110 §11.6.1): the schemes a
- * server offers, each with its `token68` or its `name=value` parameters (a value a token or a
- * quoted string), the challenges separated by commas, as repeated headers are once joined. An
- * exchange reads the `Bearer` one (RFC 6750; `DPoP`, RFC 9449, carries the same parameters) so a
- * caller can start its own flow from `resource_metadata` (RFC 9728), `scope` and `error`.
- * @module
- */
+/** The challenges of a `WWW-Authenticate` header (RFC 9110 §11.6.1), and the one an exchange reports: the `Bearer` one (RFC 6750; `DPoP`, RFC 9449, carries the same parameters). @module */
 
 /** One challenge of a `WWW-Authenticate` header, as the server sent it. */
 export interface AuthChallenge {
@@ -23,28 +16,17 @@ export interface AuthChallenge {
   readonly params: Readonly<Record<string, string>>;
 }
 
-/**
- * One part of a challenge list, after optional whitespace: a parameter `name = value` (a token or
- * a quoted string), a bare word (a scheme, or a `token68` with its `=` padding), or a comma.
- */
+/** One part of a challenge list after optional whitespace: a parameter (its value a token or a quoted string), a bare word (a scheme, or a `token68`), or a comma. */
 const PART = /[ \t]*(?:([!#$%&'*+.^_`|~\w-]+)[ \t]*=[ \t]*("(?:[^"\\]|\\.)*"|[!#$%&'*+.^_`|~\w-]+)|([!#$%&'*+.^_`|~\w/-]+=*)|(,))/y;
 
-/**
- * The challenge an exchange reports from `header`: the first `Bearer` one, else the first `DPoP`
- * one, else the first of any scheme; `undefined` for no header or none that parses. A malformed
- * part ends the parse, keeping the challenges before it.
- */
+/** The challenge an exchange reports from `header`: the first `Bearer`, else `DPoP`, else any; a malformed part ends the parse, keeping those before it. */
 export function authChallenge(header: string | null): AuthChallenge | undefined {
   const challenges = header === null ? [] : parseChallenges(header);
   const named = (scheme: string): AuthChallenge | undefined => challenges.find((one) => one.scheme.toLowerCase() === scheme);
   return named('bearer') ?? named('dpop') ?? challenges[0];
 }
 
-/**
- * Every challenge in `header`, in order, up to the first part that does not parse. A bare word at
- * the start or after a comma opens a challenge; one right after a scheme is its token68; a
- * parameter belongs to the challenge before it, commas or not.
- */
+/** Every challenge in `header` up to the first part that does not parse: a word at the start or after a comma opens one; one right after a scheme is its token68. */
 export function parseChallenges(header: string): AuthChallenge[] {
   const found: { scheme: string; params: Map<string, string> }[] = [];
   let afterComma = true;
