@@ -8,7 +8,7 @@ import { objectOf, type JsonObject, type JsonRpcMessage, type JsonRpcRequestId, 
 import { negotiationFailed, noCommonVersion, versionRefusal } from './discover-outcome.js';
 import { isProtocolVersion, LEGACY_PROTOCOL_VERSION, type McpEra } from './era.js';
 import { checkExchangeOptions, withoutCallerSignal, type ExchangeOptions } from './exchange-options.js';
-import { planMessage, runExchange, type PlannedMessage, type PlannedRequest, type RequestOutcome } from './exchange.js';
+import { answerOf, planMessage, runExchange, type PlannedMessage, type PlannedRequest, type RequestOutcome } from './exchange.js';
 import {
   answerInputRequests,
   INPUT_REQUIRED_METHODS,
@@ -218,14 +218,10 @@ export class AnswerClient {
   async readResource(uri: string, options?: AnswerClientCachedOptions): Promise<ReadResourceResult> {
     checkType('uri', uri, 'string');
     const { fresh, ...call } = cachedOptions(options);
-    this.#checkOpen();
-    const key = resourceKey(uri);
-    const generation = this.#cache?.generation(key);
-    const kept = fresh ? undefined : this.#cache?.get(key, Date.now());
-    if (kept !== undefined) return kept as unknown as ReadResourceResult;
-    const result = await this.#result('resources/read', { uri }, call);
-    const until = freshUntil(result, Date.now());
-    return (this.#cache !== undefined && until !== undefined && this.#cache.generation(key) === generation ? this.#cache.keep(key, result, until) : result) as ReadResourceResult;
+    return (await this.#cached(resourceKey(uri), fresh, async () => {
+      const result = await this.#result('resources/read', { uri }, call);
+      return { value: result, until: freshUntil(result, Date.now()) };
+    })) as ReadResourceResult;
   }
 
   /**
@@ -301,20 +297,22 @@ export class AnswerClient {
 
   async #list(method: string, field: string, options: AnswerClientCachedOptions | undefined): Promise<readonly JsonValue[]> {
     const { fresh, ...call } = cachedOptions(options);
+    return this.#cached(method, fresh, async () => {
+      let state = listStart(method, field);
+      for (let cursor: string | undefined; ; ) {
+        const step = listPage(state, await this.#result(method, cursor === undefined ? {} : { cursor }, call), Date.now());
+        if (step.kind === 'failed') throw this.#error(step.failure);
+        state = step.state;
+        if (step.kind === 'done') return { value: frozen([...state.items]), until: state.until };
+        cursor = step.cursor;
+      }
+    });
+  }
+
+  /** What `read` reads, through the cache unless there is none (`cache: false`). */
+  async #cached<T extends JsonValue>(key: string, fresh: boolean, read: () => Promise<{ readonly value: T; readonly until: number | undefined }>): Promise<T> {
     this.#checkOpen();
-    const generation = this.#cache?.generation(method);
-    const kept = fresh ? undefined : this.#cache?.get(method, Date.now());
-    if (kept !== undefined) return kept as JsonValue[];
-    let state = listStart(method, field);
-    for (let cursor: string | undefined; ; ) {
-      const step = listPage(state, await this.#result(method, cursor === undefined ? {} : { cursor }, call), Date.now());
-      if (step.kind === 'failed') throw this.#error(step.failure);
-      state = step.state;
-      if (step.kind === 'done') break;
-      cursor = step.cursor;
-    }
-    const items = frozen([...state.items]);
-    return this.#cache !== undefined && state.until !== undefined && this.#cache.generation(method) === generation ? this.#cache.keep(method, items, state.until) : items;
+    return this.#cache === undefined ? (await read()).value : this.#cache.through(key, fresh, read);
   }
 
   /** One request's exchange, sent once more, as a new request, where the server says so: in a version it lists (2026), or in a renewed session (2025). */
@@ -447,9 +445,6 @@ function failedWith(sent: Sent, failure: Failure): Sent {
   return { ...sent, outcome: { kind: 'failed', failure, headers: sent.outcome.headers } };
 }
 
-function answerOf(outcome: RequestOutcome): JsonRpcResponse | undefined {
-  return outcome.kind === 'answered' || outcome.kind === 'refused' ? outcome.answer : undefined;
-}
 
 function requestOptions(options: unknown): RequestCall {
   const signal = signalOption(options);

@@ -230,6 +230,11 @@ class SessionReport {
   }
 }
 
+/** The JSON-RPC response an outcome carries: its answer, or the error a refusal came with. */
+export function answerOf(outcome: ExchangeOutcome): JsonRpcResponse | undefined {
+  return outcome.kind === 'answered' || outcome.kind === 'refused' ? outcome.answer : undefined;
+}
+
 /** A request the server accepted as if it were a notification: 2xx, and no answer. */
 export function noAnswer(status: number, headers: Headers, maxBytes: number): Failure {
   return {

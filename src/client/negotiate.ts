@@ -6,7 +6,7 @@ import { objectOf, type JsonObject, type JsonRpcResponse, type JsonValue } from 
 import { discoverOutcome, negotiationFailed, type DiscoverOutcome } from './discover-outcome.js';
 import { eraOf, isProtocolVersion, LEGACY_PROTOCOL_VERSION, MODERN_PROTOCOL_VERSION, type McpEra } from './era.js';
 import type { ExchangeSettings } from './exchange-options.js';
-import { planMessage, runExchange, type ExchangeOutcome } from './exchange.js';
+import { answerOf, planMessage, runExchange, type ExchangeOutcome } from './exchange.js';
 import { requestMessage, type ClientIdentity } from './request-message.js';
 import type { SessionKeeper } from './session-keeper.js';
 
@@ -124,9 +124,6 @@ function discovered(on: Handshake, outcome: ExchangeOutcome, found: DiscoverOutc
   }
 }
 
-function answerOf(outcome: ExchangeOutcome): JsonRpcResponse | undefined {
-  return outcome.kind === 'answered' || outcome.kind === 'refused' ? outcome.answer : undefined;
-}
 
 interface Handshook {
   readonly outcome: ExchangeOutcome;

@@ -18,27 +18,23 @@ const CHANGED: { readonly [method: string]: readonly string[] } = {
 /** Results kept until their time is up, by key: a list's method, or `resources/read` and a URI. */
 export class ResultCache {
   readonly #kept = new Map<string, { readonly value: JsonValue; readonly until: number }>();
+  /** How many changes were announced for each key: a read that saw another count began before one. */
   readonly #changes = new Map<string, number>();
 
-  /** How many changes were announced for `key`: a read that saw another count began before one. */
-  generation(key: string): number {
-    return this.#changes.get(key) ?? 0;
-  }
-
-  #drop(key: string): void {
-    this.#kept.delete(key);
-    this.#changes.set(key, this.generation(key) + 1);
-  }
-
-  get(key: string, now: number): JsonValue | undefined {
+  /**
+   * The value kept under `key` while fresh (unless `fresh`), else what `read` reads, kept (frozen)
+   * until the time it says — but not when its change was announced while it was read.
+   */
+  async through<T extends JsonValue>(key: string, fresh: boolean, read: () => Promise<{ readonly value: T; readonly until: number | undefined }>): Promise<T> {
     const kept = this.#kept.get(key);
-    if (kept !== undefined && kept.until > now) return kept.value;
-    this.#kept.delete(key);
-    return undefined;
-  }
-
-  /** Keeps `value` (frozen, all of it) under `key` until `until`; returns it frozen. */
-  keep<T extends JsonValue>(key: string, value: T, until: number): T {
+    if (kept !== undefined && kept.until > Date.now()) {
+      if (!fresh) return kept.value as T;
+    } else {
+      this.#kept.delete(key);
+    }
+    const changes = this.#changes.get(key);
+    const { value, until } = await read();
+    if (until === undefined || this.#changes.get(key) !== changes) return value;
     this.#kept.set(key, { value: frozen(value), until });
     return value;
   }
@@ -49,6 +45,11 @@ export class ResultCache {
     for (const key of Object.hasOwn(CHANGED, method) ? CHANGED[method]! : []) this.#drop(key);
     const uri = objectOf(message['params'])?.['uri'];
     if (method === 'notifications/resources/updated' && typeof uri === 'string') this.#drop(resourceKey(uri));
+  }
+
+  #drop(key: string): void {
+    this.#kept.delete(key);
+    this.#changes.set(key, (this.#changes.get(key) ?? 0) + 1);
   }
 }
 
