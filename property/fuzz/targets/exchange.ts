@@ -77,7 +77,7 @@ const SLACK_MS = 300;
 const HARD_MS = 2_000;
 
 /** The codes `postJsonRpc` documents (errors.ts): all but `AnswerTransport`'s `unsupported_request`. */
-const CODES: readonly AnswerErrorCode[] = ['unsupported_content_type', 'malformed_answer', 'budget_exceeded', 'aborted', 'timeout', 'stream_failed', 'http_status'];
+const CODES: readonly AnswerErrorCode[] = ['unsupported_content_type', 'malformed_answer', 'budget_exceeded', 'aborted', 'timeout', 'connect_failed', 'stream_failed', 'http_status'];
 
 const URLS = ['http://mcp.test/mcp', 'https://mcp.test:8443/a/b?x=1', 'http://127.0.0.1:3000/', 'http://[::1]:8080/mcp'];
 
@@ -709,6 +709,8 @@ async function checkCase(input: ExchangeInput, mark: ReturnType<typeof markProce
   if (error.code === 'stream_failed') {
     ensure(error.detail.reissue === (modern && isRequest ? true : undefined), () => `stream_failed in a ${input.era} ${input.kind} with detail.reissue ${show(error.detail.reissue)}: ${what()}`);
   }
+  // A connection never made never reached the server: sending it again is safe in either era.
+  if (error.code === 'connect_failed') ensure(error.detail.reissue === true, () => `connect_failed with detail.reissue ${show(error.detail.reissue)}: ${what()}`);
   if (error.code === 'aborted') {
     ensure(abortedAt !== undefined && abortedAt <= settledAt && !isTimeoutReason(callerReason), () => `aborted, but the caller's signal did not abort (or with a TimeoutError): ${what()}`);
     ensure(error.cause === callerReason, () => `aborted with another cause than the caller's reason: ${show(String(error.cause))}`);
@@ -730,7 +732,9 @@ async function checkCase(input: ExchangeInput, mark: ReturnType<typeof markProce
   // A fetch that resolves with a plain Response, or an object with all the exchange reads of one, has given a response.
   const junk = reply.kind === 'junk' && reply.value !== 'bare-response' && reply.value !== 'response-like';
   if (reply.kind === 'throw' || reply.kind === 'reject' || junk) {
-    if (last.method === 'POST') ensure(error.code === 'stream_failed', () => `a POST whose fetch ${reply.kind === 'junk' ? `returned junk (${reply.value})` : reply.kind === 'throw' ? 'threw' : 'rejected'}: ${what()}`);
+    // The fake server's rejection is a refused connection (ECONNREFUSED); a throw or junk is no response at all.
+    const expected = reply.kind === 'reject' ? 'connect_failed' : 'stream_failed';
+    if (last.method === 'POST') ensure(error.code === expected, () => `a POST whose fetch ${reply.kind === 'junk' ? `returned junk (${reply.value})` : reply.kind === 'throw' ? 'threw' : 'rejected'}: ${what()}`);
     return outcome;
   }
   ensure(response !== undefined, () => `the last call got no response, yet ${what()}`);
