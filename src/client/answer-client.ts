@@ -218,7 +218,7 @@ export class AnswerClient {
   async readResource(uri: string, options?: AnswerClientCachedOptions): Promise<ReadResourceResult> {
     checkType('uri', uri, 'string');
     const { fresh, ...call } = cachedOptions(options);
-    return (await this.#cached(resourceKey(uri), fresh, async () => {
+    return (await this.#cached(resourceKey(uri), fresh, call.signal, async () => {
       const result = await this.#result('resources/read', { uri }, call);
       return { value: result, until: freshUntil(result, Date.now()) };
     })) as ReadResourceResult;
@@ -297,7 +297,7 @@ export class AnswerClient {
 
   async #list(method: string, field: string, options: AnswerClientCachedOptions | undefined): Promise<readonly JsonValue[]> {
     const { fresh, ...call } = cachedOptions(options);
-    return this.#cached(method, fresh, async () => {
+    return this.#cached(method, fresh, call.signal, async () => {
       let state = listStart(method, field);
       for (let cursor: string | undefined; ; ) {
         const step = listPage(state, await this.#result(method, cursor === undefined ? {} : { cursor }, call), Date.now());
@@ -309,9 +309,10 @@ export class AnswerClient {
     });
   }
 
-  /** What `read` reads, through the cache unless there is none (`cache: false`). */
-  async #cached<T extends JsonValue>(key: string, fresh: boolean, read: () => Promise<{ readonly value: T; readonly until: number | undefined }>): Promise<T> {
+  /** What `read` reads, through the cache unless there is none (`cache: false`); a signal already aborted stops a kept result too, as it stops a request. */
+  async #cached<T extends JsonValue>(key: string, fresh: boolean, signal: AbortSignal | undefined, read: () => Promise<{ readonly value: T; readonly until: number | undefined }>): Promise<T> {
     this.#checkOpen();
+    if (signal !== undefined && isAborted(signal)) throw this.#stopped(signal);
     return this.#cache === undefined ? (await read()).value : this.#cache.through(key, fresh, read);
   }
 

@@ -4,7 +4,7 @@ import { nothingRead, said, quotedPart, type Failure } from '../vocabulary/failu
 import type { JsonObject, JsonValue } from '../vocabulary/json-rpc.js';
 import { freshUntil } from './result-cache.js';
 
-/** Pages of one list read before giving up: a server whose cursors never end stops here. */
+/** Pages of one list read before giving up, by a typed list and by the `tools/list` a 2026 call reads for its headers: a server whose cursors never end stops here. */
 export const MAX_LIST_PAGES = 100;
 
 /** A list read so far. Plain data: each page makes a new one. */

@@ -6,9 +6,7 @@ import { mcpRequestHeaders } from './mcp-request-headers.js';
 import { checkMcpHeaderParams } from './mcp-param-headers.js';
 import { isAborted, untilAborted } from '../drivers/abort-watch.js';
 import { Secrets } from '../vocabulary/secrets.js';
-
-/** Pages of `tools/list` read before giving up: a cursor that never ends stops here. */
-export const MAX_TOOL_PAGES = 100;
+import { MAX_LIST_PAGES } from './list-pages.js';
 
 /** The reasons an `invalid_tool` message names; the count of the rest follows them. */
 export const MAX_REASONS = 4;
@@ -71,7 +69,7 @@ export class ToolHeaders {
   async #find(name: string, signal: AbortSignal | undefined): Promise<{ readonly tool: JsonObject | undefined } | { readonly failure: Failure }> {
     for (;;) {
       const tool = this.#tools.get(name);
-      if (tool !== undefined || this.#cursor === null || this.#pages >= MAX_TOOL_PAGES) return { tool };
+      if (tool !== undefined || this.#cursor === null || this.#pages >= MAX_LIST_PAGES) return { tool };
       if (this.#reading !== undefined) {
         // Another call is reading the next page: wait, then look again; an abort of this call's signal ends the wait.
         await (signal === undefined ? this.#reading : untilAborted(this.#reading, signal)).catch(() => undefined);

@@ -10,7 +10,7 @@
  */
 
 import { describe, expect, test } from 'vitest';
-import type { AnswerClient } from '../../src/client/answer-client.js';
+import type { AnswerClient, AnswerClientCachedOptions } from '../../src/client/answer-client.js';
 import type { JsonObject } from '../../src/vocabulary/json-rpc.js';
 import { answerError, sseEvent } from '../helpers/bodies.js';
 import { json, resultFor, sse, type SentRequest } from '../helpers/client-fetch.js';
@@ -18,11 +18,11 @@ import { after, connectTo, gate, paramsOf, sleep, type Handle } from '../helpers
 
 /** What a cached call reads: its method and how the client is asked for it. */
 const CACHED = [
-  { name: 'listTools', method: 'tools/list', field: 'tools', read: (c: AnswerClient, o?: { fresh?: boolean }) => c.listTools(o) },
-  { name: 'listPrompts', method: 'prompts/list', field: 'prompts', read: (c: AnswerClient, o?: { fresh?: boolean }) => c.listPrompts(o) },
-  { name: 'listResources', method: 'resources/list', field: 'resources', read: (c: AnswerClient, o?: { fresh?: boolean }) => c.listResources(o) },
-  { name: 'listResourceTemplates', method: 'resources/templates/list', field: 'resourceTemplates', read: (c: AnswerClient, o?: { fresh?: boolean }) => c.listResourceTemplates(o) },
-  { name: 'readResource', method: 'resources/read', field: 'contents', read: (c: AnswerClient, o?: { fresh?: boolean }) => c.readResource('file:///a', o) },
+  { name: 'listTools', method: 'tools/list', field: 'tools', read: (c: AnswerClient, o?: AnswerClientCachedOptions) => c.listTools(o) },
+  { name: 'listPrompts', method: 'prompts/list', field: 'prompts', read: (c: AnswerClient, o?: AnswerClientCachedOptions) => c.listPrompts(o) },
+  { name: 'listResources', method: 'resources/list', field: 'resources', read: (c: AnswerClient, o?: AnswerClientCachedOptions) => c.listResources(o) },
+  { name: 'listResourceTemplates', method: 'resources/templates/list', field: 'resourceTemplates', read: (c: AnswerClient, o?: AnswerClientCachedOptions) => c.listResourceTemplates(o) },
+  { name: 'readResource', method: 'resources/read', field: 'contents', read: (c: AnswerClient, o?: AnswerClientCachedOptions) => c.readResource('file:///a', o) },
 ] as const;
 
 /** What `method`'s result holds the `n`-th time the server answers it: one item naming `n`. */
@@ -346,5 +346,15 @@ describe('regressions: what the cache must not answer', () => {
     await client.close();
     await expect(client.listTools()).rejects.toThrow(new Error('AnswerClient: the client is closed'));
     await expect(client.readResource('file:///a')).rejects.toThrow(new Error('AnswerClient: the client is closed'));
+  });
+
+  test.each(CACHED)('$name: a signal already aborted stops a kept result too (aborted, with its reason), as it stops a request', async ({ method, read }) => {
+    const { client, sent } = await connectTo('modern', versioned(HOUR));
+    const kept = await read(client);
+    const reason = new Error('the caller gave up');
+    const call = read(client, { signal: AbortSignal.abort(reason) });
+    await expect(call).rejects.toMatchObject({ name: 'AnswerError', code: 'aborted', cause: reason });
+    expect(count(sent, method)).toBe(1);
+    expect(await read(client)).toBe(kept);
   });
 });

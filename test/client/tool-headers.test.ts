@@ -10,7 +10,8 @@
  */
 
 import { describe, expect, test } from 'vitest';
-import { MAX_TOOL_PAGES, ToolHeaders, type ToolPage } from '../../src/client/tool-headers.js';
+import { ToolHeaders, type ToolPage } from '../../src/client/tool-headers.js';
+import { MAX_LIST_PAGES } from '../../src/client/list-pages.js';
 import { nothingRead, said, written, type Failure } from '../../src/vocabulary/failure.js';
 import type { JsonObject } from '../../src/vocabulary/json-rpc.js';
 import { headersObject } from '../helpers/client-fetch.js';
@@ -143,7 +144,7 @@ test('the first definition of a name is kept; entries that are not tools are ski
   expect([found['mcp-param-first'], found['mcp-param-second']]).toEqual(['r', undefined]);
 });
 
-test(`a cursor that never ends stops after ${MAX_TOOL_PAGES} pages`, async () => {
+test(`a cursor that never ends stops after ${MAX_LIST_PAGES} pages`, async () => {
   let pages = 0;
   const headers = new ToolHeaders(async () => {
     pages += 1;
