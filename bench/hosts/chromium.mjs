@@ -1,7 +1,7 @@
 // A measuring module of bench/ (portable-core.mjs, ab-core.mjs) in a page of headless Chromium
 // (the build inside @sparticuz/chromium's npm package, driven by playwright-core). The page and
 // its module are served by request interception: nothing goes to the network.
-import sparticuz from '@sparticuz/chromium';
+import { chromiumPath } from '../../test/runtimes/hosts/chromium-path.mjs';
 import { chromium } from 'playwright-core';
 import { portableBundle } from './bundle.mjs';
 
@@ -12,7 +12,7 @@ const PAGE = '<!doctype html><meta charset="utf-8"><title>sse-answer bench</titl
 /** `measure(settings)` of `bench/<entry>` in a fresh page; resolves with { runtime, figures }. */
 export async function measureInChromium(entry, settings, timeoutMs) {
   const bundle = await portableBundle(entry);
-  const browser = await chromium.launch({ executablePath: await sparticuz.executablePath(), args: FLAGS, timeout: timeoutMs });
+  const browser = await chromium.launch({ executablePath: await chromiumPath(), args: FLAGS, timeout: timeoutMs });
   try {
     const page = await browser.newPage();
     await page.route(`${ORIGIN}/**`, (route) => {

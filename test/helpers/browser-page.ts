@@ -7,7 +7,7 @@
  * loopback: every host name resolves to nothing, and only 127.0.0.1 is reached.
  */
 
-import sparticuz from '@sparticuz/chromium';
+import { chromiumPath } from '../runtimes/hosts/chromium-path.mjs';
 import { chromium, type Browser, type Page } from 'playwright-core';
 
 /**
@@ -30,7 +30,7 @@ const FLAGS = [
 
 /** Launches the browser. */
 export async function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: await sparticuz.executablePath(), args: FLAGS, timeout: 20_000 });
+  return chromium.launch({ executablePath: await chromiumPath(), args: FLAGS, timeout: 20_000 });
 }
 
 /** What the page shows, read at once. */

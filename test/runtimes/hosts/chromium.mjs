@@ -1,7 +1,7 @@
 // Headless Chromium, from the browser build inside @sparticuz/chromium's npm package, driven by
 // playwright-core. The page and the package's files are served by request interception: nothing
 // goes to the network.
-import sparticuz from '@sparticuz/chromium';
+import { chromiumPath } from './chromium-path.mjs';
 import { readFile } from 'node:fs/promises';
 import { extname, join, normalize, sep } from 'node:path';
 import { chromium } from 'playwright-core';
@@ -23,7 +23,7 @@ const SERVED = ['dist', join('test', 'runtimes')];
 
 /** Runs the suite in a page of a fresh headless Chromium (playwright gives it a fresh profile). */
 export async function runChromium({ root, timeoutMs }) {
-  const browser = await chromium.launch({ executablePath: await sparticuz.executablePath(), args: FLAGS, timeout: timeoutMs });
+  const browser = await chromium.launch({ executablePath: await chromiumPath(), args: FLAGS, timeout: timeoutMs });
   try {
     const page = await browser.newPage();
     // A page error or a file the page cannot load fails the run at once, not at the deadline.
