@@ -606,9 +606,11 @@ describe('2025 server requests on the answer stream', () => {
     const ask = { jsonrpc: '2.0', id: 'srv-1', method: 'elicitation/create', params: { message: 'Login?' } };
     const { handle, reply } = askingServer(ask);
     const contexts: InputRequestContext[] = [];
+    const abortedWhileAsked: boolean[] = [];
     const { client } = await connected('legacy', handle, {
       onInputRequired: (_, context) => {
         contexts.push(context);
+        abortedWhileAsked.push(context.signal.aborted);
         return { action: 'accept' };
       },
     });
@@ -619,6 +621,22 @@ describe('2025 server requests on the answer stream', () => {
     expect([posted.method, posted.headers.get('mcp-session-id'), posted.headers.get('mcp-protocol-version')]).toEqual(['POST', SESSION, LEGACY]);
     expect(seen).toEqual([ask]);
     expect(contexts.map((c) => [c.era, c.id])).toEqual([['legacy', 'srv-1']]);
+    // The handler's signal is live while it is asked, and aborts once the request has ended.
+    expect([abortedWhileAsked, contexts[0]!.signal.aborted]).toEqual([[false], true]);
+  });
+
+  test("a handler still pending when the request ends is told by its signal: the request's end aborts it", async () => {
+    const ask = { jsonrpc: '2.0', id: 'srv-2', method: 'elicitation/create', params: { message: 'Still there?' } };
+    const contexts: InputRequestContext[] = [];
+    // The server answers the request without waiting for the reply; the handler waits for its signal.
+    const { client } = await connected('legacy', (request) => sse([sseEvent(ask), sseEvent(resultFor(request, { ok: true }))]), {
+      onInputRequired: (_, context) => {
+        contexts.push(context);
+        return new Promise((_resolve, reject) => context.signal.addEventListener('abort', () => reject(new Error('gave up')), { once: true }));
+      },
+    });
+    expect(await client.request('tools/call', { name: 'y' })).toMatchObject({ result: { ok: true } });
+    expect(contexts.map((c) => [c.id, c.signal.aborted])).toEqual([['srv-2', true]]);
   });
 
   test('ping is answered {}; with no handler anything else is -32601', async () => {
