@@ -1,4 +1,4 @@
-/** The folder this user's copy of `@sparticuz/chromium`'s Chromium, of the installed version, is unpacked into. */
+/** The folder the installed version of `@sparticuz/chromium`'s Chromium is unpacked into: this checkout's `node_modules/.cache`. */
 export function chromiumFolder(): string;
 
 /** The path of the Chromium binary, unpacked into {@link chromiumFolder} first where it is not yet. */
