@@ -7,11 +7,11 @@
 // Tools: `echo {text}`, which sends one log message and then answers the text back (an
 // event-stream answer after one notification, as clients-server-instant.mjs answers).
 // GET /requests answers the requests seen since the last such GET, "POST tools/call" and the like.
-import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
-import { NodeStreamableHTTPServerTransport, toNodeHandler } from '@modelcontextprotocol/node';
+import { toNodeHandler } from '@modelcontextprotocol/node';
 import { createMcpHandler, McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
+import { sdkSessions } from '../examples/sdk-sessions.mjs';
 
 function mcpServer() {
   const server = new McpServer({ name: 'bench-sdk-server', version: '1.0.0' }, { capabilities: { logging: {} } });
@@ -26,23 +26,7 @@ function mcpServer() {
 const modern = createMcpHandler(mcpServer, { legacy: 'reject' });
 const modernNode = toNodeHandler(modern);
 
-const sessions = new Map();
-async function legacy(req, res, body) {
-  const known = sessions.get(req.headers['mcp-session-id']);
-  if (known !== undefined) return known.handleRequest(req, res, body);
-  if (req.headers['mcp-session-id'] === undefined && body?.method === 'initialize') {
-    const transport = new NodeStreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (id) => sessions.set(id, transport),
-      onsessionclosed: (id) => sessions.delete(id),
-    });
-    await mcpServer().connect(transport);
-    return transport.handleRequest(req, res, body);
-  }
-  // The SDK examples' answer to anything else without a known session.
-  res.writeHead(400, { 'content-type': 'application/json' });
-  res.end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Bad Request: No valid session ID provided' } }));
-}
+const legacy = sdkSessions(mcpServer).handle;
 
 async function bodyOf(req) {
   const parts = [];

@@ -4,13 +4,13 @@
 // 2025 era. The same client code talks to each: the SDK's v2 Client, negotiating the era
 // (versionNegotiation 'auto'), over AnswerTransport. It lists the tools, calls one that logs and
 // reports progress before its result, and holds no stream afterwards: the server's side shows it.
-import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import { Client } from '@modelcontextprotocol/client';
-import { NodeStreamableHTTPServerTransport, toNodeHandler } from '@modelcontextprotocol/node';
+import { toNodeHandler } from '@modelcontextprotocol/node';
 import { createMcpHandler, McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { AnswerTransport } from 'sse-answer';
+import { sdkSessions } from './sdk-sessions.mjs';
 
 // --- the MCP server: one McpServer with two tools, as the SDK's examples write it -------------
 function mcpServer() {
@@ -35,30 +35,8 @@ function modernHandler() {
 
 // 2025: stateful. `initialize` creates a session (a transport and an McpServer); DELETE ends it.
 function legacyHandler() {
-  const sessions = new Map();
   let endedSession;
-  async function handle(req, res, body) {
-    const known = sessions.get(req.headers['mcp-session-id']);
-    if (known !== undefined) return known.handleRequest(req, res, body);
-    if (req.headers['mcp-session-id'] === undefined && body?.method === 'initialize') {
-      const transport = new NodeStreamableHTTPServerTransport({
-        sessionIdGenerator: () => randomUUID(),
-        onsessioninitialized: (id) => sessions.set(id, transport),
-        onsessionclosed: (id) => {
-          endedSession = id;
-          sessions.delete(id);
-        },
-      });
-      await mcpServer().connect(transport);
-      return transport.handleRequest(req, res, body);
-    }
-    // Anything else without a known session, such as the 2026 client's `server/discover` probe.
-    res.writeHead(400, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Bad Request: No valid session ID provided' } }));
-  }
-  const close = async () => {
-    for (const transport of sessions.values()) await transport.close();
-  };
+  const { handle, close } = sdkSessions(mcpServer, (id) => (endedSession = id));
   return { handle, close, ended: () => endedSession };
 }
 

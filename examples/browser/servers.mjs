@@ -2,13 +2,13 @@
 // served from node:http by @modelcontextprotocol/node) in either era on loopback, with the CORS
 // headers a page on another origin needs, and the server of the page itself. `npm run
 // demo:browser` (demo.mjs) and the Chromium test (test/browser-page.test.ts) both start them here.
-import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { NodeStreamableHTTPServerTransport, toNodeHandler } from '@modelcontextprotocol/node';
+import { toNodeHandler } from '@modelcontextprotocol/node';
 import { createMcpHandler, getOAuthProtectedResourceMetadataUrl, McpServer, OAuthError, OAuthErrorCode, requireBearerAuth } from '@modelcontextprotocol/server';
 import { z } from 'zod';
+import { sdkSessions } from '../sdk-sessions.mjs';
 
 /** The `x-mcp-header` of `tagged`'s `region`: a 2026-07-28 call carries it as `Mcp-Param-Region`. */
 export const REGION_HEADER = 'Region';
@@ -68,31 +68,7 @@ function modernServing(stepMs) {
 
 /** 2025-11-25: stateful, `initialize` creates a session (a transport and an McpServer); DELETE ends it. */
 function legacyServing(stepMs, endedSessions) {
-  const sessions = new Map();
-  async function handle(req, res, body) {
-    const known = sessions.get(req.headers['mcp-session-id']);
-    if (known !== undefined) return known.handleRequest(req, res, body);
-    if (req.headers['mcp-session-id'] === undefined && body?.method === 'initialize') {
-      const transport = new NodeStreamableHTTPServerTransport({
-        sessionIdGenerator: () => randomUUID(),
-        onsessioninitialized: (id) => sessions.set(id, transport),
-        onsessionclosed: (id) => {
-          endedSessions.push(id);
-          sessions.delete(id);
-        },
-      });
-      await mcpServer(stepMs).connect(transport);
-      return transport.handleRequest(req, res, body);
-    }
-    // Anything else without a known session, the 2026 client's `server/discover` among them.
-    res.writeHead(400, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Bad Request: No valid session ID provided' } }));
-  }
-  async function close() {
-    for (const transport of sessions.values()) await transport.close();
-    sessions.clear();
-  }
-  return { handle, close };
+  return sdkSessions(() => mcpServer(stepMs), (id) => endedSessions.push(id));
 }
 
 /** The SDK's bearer gate, accepting the one `token`; its refusal carries the `WWW-Authenticate` challenge. */

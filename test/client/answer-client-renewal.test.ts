@@ -22,6 +22,20 @@ const echoSession: Handle = (sent) => json(resultFor(sent, { session: sent.heade
 
 const sessionsOf = (sent: readonly SentRequest[]): (string | null)[] => sent.map((request) => request.headers.get('mcp-session-id'));
 
+/** A connected client whose server has forgotten its session, and whose renewal's handshake waits for `handshake` to open. */
+async function renewalHeldOpen() {
+  const handshake = gate();
+  const server = mcpScript('legacy', echoSession, {
+    initialize: async (sent, session) => {
+      if (session !== 's-1') await handshake.opened;
+      return json(resultFor(sent, { protocolVersion: LEGACY }), { headers: { 'mcp-session-id': session } });
+    },
+  });
+  const client = await AnswerClient.connect(URL_, { fetch: server.fetch });
+  server.forget();
+  return { handshake, server, client };
+}
+
 describe('a session the server forgot is renewed', () => {
   test('the handshake again, then the request once more in the new session, with a new id; its answer comes back', async () => {
     const { client, server, sent, from } = await connectTo('legacy', echoSession, { versionNegotiation: 'legacy' });
@@ -144,15 +158,7 @@ describe('requests at once share one renewal', () => {
   });
 
   test("a request whose signal aborts while it waits for the renewal: aborted at once; the renewal goes on for the others", async () => {
-    const handshake = gate();
-    const server = mcpScript('legacy', echoSession, {
-      initialize: async (sent, session) => {
-        if (session !== 's-1') await handshake.opened;
-        return json(resultFor(sent, { protocolVersion: LEGACY }), { headers: { 'mcp-session-id': session } });
-      },
-    });
-    const client = await AnswerClient.connect(URL_, { fetch: server.fetch });
-    server.forget();
+    const { handshake, server, client } = await renewalHeldOpen();
     const controller = new AbortController();
     const waiting = answerError(client.request('tools/list', {}, { signal: controller.signal }));
     const other = client.request('tools/list');
@@ -275,15 +281,7 @@ describe('regressions: renewal', () => {
   });
 
   test('a request made while a renewal runs waits for it, and goes in the new session (not with none)', async () => {
-    const handshake = gate();
-    const server = mcpScript('legacy', echoSession, {
-      initialize: async (sent, session) => {
-        if (session !== 's-1') await handshake.opened;
-        return json(resultFor(sent, { protocolVersion: LEGACY }), { headers: { 'mcp-session-id': session } });
-      },
-    });
-    const client = await AnswerClient.connect(URL_, { fetch: server.fetch });
-    server.forget();
+    const { handshake, server, client } = await renewalHeldOpen();
     const first = client.request('tools/list');
     await vi.waitFor(() => expect(server.sent.filter((request) => request.rpc === 'initialize')).toHaveLength(2));
     const second = client.request('prompts/list');
