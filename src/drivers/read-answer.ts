@@ -6,9 +6,9 @@
 
 import { abortReason, isAborted } from './abort-watch.js';
 import {
-  answer,
   answerEnd,
   answerProgress,
+  uncheckedAnswer,
   uncheckedAnswerStart,
   type AnswerFormat,
   type AnswerOutcome,
@@ -177,7 +177,7 @@ async function readFormat<R>(chunks: Chunks | null, format: AnswerFormat, header
       // Checked after every read: a chunk already queued, or the body's end, does not outrun an abort.
       if (signal !== undefined && isAborted(signal)) return stoppedBy(read, signal);
       if (chunk === undefined) return endRead(read);
-      const step = answer(read.state, chunk);
+      const step = uncheckedAnswer(read.state, chunk); // the chunk source has checked the chunk
       read.state = step.state;
       if (reported(read, step.messages)) return stoppedBy(read, signal!);
       if (step.outcome !== undefined) return outcomeOf(read, step.outcome);

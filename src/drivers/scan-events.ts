@@ -9,8 +9,8 @@ import { abortReason, checkSignal, isAborted } from './abort-watch.js';
 import { ANY_BODY } from './chunk-source.js';
 import { checkType, invalid, optionsObject } from '../vocabulary/check-argument.js';
 import { answerError, nothingRead, said } from '../vocabulary/failure.js';
-import { budget, budgetStart, type BudgetState } from '../reducers/budget.js';
-import { scan, scanEnd, scanStart, type ScanState, type SseEvent } from '../reducers/scanner.js';
+import { budgetStart, uncheckedBudget, type BudgetState } from '../reducers/budget.js';
+import { scanEnd, scanStart, uncheckedScan, type ScanState, type SseEvent } from '../reducers/scanner.js';
 
 /** Options for {@link scanEvents}. */
 export interface ScanEventsOptions {
@@ -107,9 +107,10 @@ async function* events(
         throw error;
       }
       throwIfAborted(); // an end forced by the abort is not the source's end
-      const within = chunk === undefined ? undefined : budget(counted, chunk);
+      // The chunk source has checked the chunk.
+      const within = chunk === undefined ? undefined : uncheckedBudget(counted, chunk);
       if (within !== undefined) counted = within.state;
-      const scanned = within === undefined ? scanEnd(state, { dispatchIncomplete }) : scan(state, within.chunk);
+      const scanned = within === undefined ? scanEnd(state, { dispatchIncomplete }) : uncheckedScan(state, within.chunk);
       state = scanned.state;
       dispatched += scanned.events.length;
       // Checked before every event, not only every read: the loop body may abort the signal.

@@ -7,7 +7,7 @@
 import { abortReason, checkSignal, isAborted, watchAbort } from './abort-watch.js';
 import { checkBodyChunk } from './chunk-source.js';
 import { checkType, optionsObject } from '../vocabulary/check-argument.js';
-import { scan, scanEnd, scanStart, type ScanState, type SseEvent } from '../reducers/scanner.js';
+import { scanEnd, scanStart, uncheckedScan, type ScanState, type SseEvent } from '../reducers/scanner.js';
 
 /** Options for {@link SseEventStream}. */
 export interface SseEventStreamOptions {
@@ -62,7 +62,7 @@ export class SseEventStream implements TransformStream<Uint8Array, SseEvent> {
           failed(); // a bad chunk errors the stream, and no cancel follows
           throw error;
         }
-        const scanned = scan(this.#state, bytes);
+        const scanned = uncheckedScan(this.#state, bytes);
         this.#state = scanned.state;
         for (const event of scanned.events) controller.enqueue(event);
       },

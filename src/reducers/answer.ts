@@ -150,6 +150,14 @@ export function uncheckedAnswerStart(format: AnswerFormat, maxBytesOption: numbe
  */
 export function answer(state: AnswerState, chunk: Uint8Array): AnswerResult {
   checkChunk(chunk);
+  return uncheckedAnswer(state, chunk);
+}
+
+/**
+ * {@link answer} of a chunk known to be a `Uint8Array`.
+ * @internal For a driver whose chunks its body's reader has checked already.
+ */
+export function uncheckedAnswer(state: AnswerState, chunk: Uint8Array): AnswerResult {
   if (state.outcome !== undefined) return ignoredChunk(state);
   return state.format === 'json' ? readJson(state, chunk) : readEventStream(state, chunk);
 }

@@ -56,6 +56,14 @@ export function budgetStart(maxBytes?: number): BudgetState {
  */
 export function budget(state: BudgetState, chunk: Uint8Array): BudgetResult {
   checkChunk(chunk);
+  return uncheckedBudget(state, chunk);
+}
+
+/**
+ * {@link budget} of a chunk known to be a `Uint8Array`.
+ * @internal For a driver whose chunks its body's reader has checked already.
+ */
+export function uncheckedBudget(state: BudgetState, chunk: Uint8Array): BudgetResult {
   const bytes = state.bytes + chunk.length;
   const within = cutToBudget(state, chunk, bytes);
   return { state: { maxBytes: state.maxBytes, bytes }, chunk: within, exceeded: within !== chunk };

@@ -116,6 +116,14 @@ function streamStart(lastEventId: string, retry: number | undefined): ScanState 
  */
 export function scan(state: ScanState, chunk: Uint8Array): ScanResult {
   checkChunk(chunk);
+  return uncheckedScan(state, chunk);
+}
+
+/**
+ * {@link scan} of a chunk known to be a `Uint8Array`.
+ * @internal For a driver whose chunks its body's reader has checked already.
+ */
+export function uncheckedScan(state: ScanState, chunk: Uint8Array): ScanResult {
   const events: SseEvent[] = [];
   return { state: scanOnto(state, chunk, events), events };
 }
